@@ -1,0 +1,133 @@
+//! Errors and diagnostics shared by every reader and writer.
+//!
+//! A reader fails with a [`FormatError`] that says which file format, which section, which
+//! element and field, and at which byte offset the problem sits, so a user with a broken file
+//! can find it with a hex editor. Damage that MikuMikuDance itself tolerates (a bone whose
+//! parent is itself, say) does not fail the read: it becomes a [`Diagnostic`].
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Which of the four MMD formats a message is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    Pmx,
+    Pmd,
+    Vmd,
+    Vpd,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Pmx => "PMX",
+            Format::Pmd => "PMD",
+            Format::Vmd => "VMD",
+            Format::Vpd => "VPD",
+        })
+    }
+}
+
+/// Where in a file something was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub format: Format,
+    /// Section name as the format's documentation calls it ("bones", "morphs", ...).
+    pub section: &'static str,
+    /// Element index inside the section, when the problem is inside one element.
+    pub element: Option<usize>,
+    /// Field name ("parent", "weight type", ...).
+    pub field: &'static str,
+    /// Byte offset from the start of the file (for VPD: byte offset of the line).
+    pub offset: u64,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} section `{}`", self.format, self.section)?;
+        if let Some(e) = self.element {
+            write!(f, " element {e}")?;
+        }
+        write!(f, " field `{}` at byte offset {}", self.field, self.offset)
+    }
+}
+
+/// What was wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ErrorKind {
+    #[error("file ends early: {needed} bytes needed, {available} left")]
+    Truncated { needed: u64, available: u64 },
+    #[error("bad magic: expected {expected:?}, found {found:?}")]
+    BadMagic { expected: &'static str, found: Vec<u8> },
+    #[error("unsupported version {0}")]
+    UnsupportedVersion(f32),
+    #[error("count {count} cannot fit: the {available} bytes left hold at most {max} elements")]
+    CountTooLarge { count: u64, max: u64, available: u64 },
+    #[error("negative count {0}")]
+    NegativeCount(i64),
+    #[error("index {index} out of range (valid: 0..{len})")]
+    IndexOutOfRange { index: i64, len: usize },
+    #[error("invalid UTF-16 text")]
+    InvalidUtf16,
+    #[error("invalid UTF-8 text")]
+    InvalidUtf8,
+    #[error("odd UTF-16 byte length {0}")]
+    OddUtf16Length(u64),
+    #[error("not a finite number: {0}")]
+    NonFinite(f32),
+    #[error("invalid value {value}: {expected}")]
+    InvalidValue { value: i64, expected: &'static str },
+    #[error("syntax error: {0}")]
+    Syntax(String),
+    #[error("cannot write: {0}")]
+    Unwritable(String),
+    #[error("I/O error: {0}")]
+    Io(String),
+}
+
+/// A read or write failure, with its exact location.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormatError {
+    /// The file, when the caller read from a path (see [`FormatError::with_path`]).
+    pub path: Option<PathBuf>,
+    pub location: Location,
+    pub kind: ErrorKind,
+}
+
+impl FormatError {
+    pub fn new(location: Location, kind: ErrorKind) -> Self {
+        FormatError { path: None, location, kind }
+    }
+
+    /// Attach the file name, so the message names the file.
+    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
+        }
+        write!(f, "{}: {}", self.location, self.kind)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Something wrong in a file that MikuMikuDance loads anyway, and so do we.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub location: Location,
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.message)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, FormatError>;

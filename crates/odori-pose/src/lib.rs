@@ -1,0 +1,1 @@
+//! MMD pose runtime.
