@@ -17,7 +17,14 @@ pub(crate) struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(data: &'a [u8], format: Format) -> Self {
-        Cursor { data, pos: 0, format, section: "header", element: None, diagnostics: Vec::new() }
+        Cursor {
+            data,
+            pos: 0,
+            format,
+            section: "header",
+            element: None,
+            diagnostics: Vec::new(),
+        }
     }
 
     /// Start a new section: later errors name it, and no element is current.
@@ -53,7 +60,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    pub(crate) fn error_at(&self, field: &'static str, offset: usize, kind: ErrorKind) -> FormatError {
+    pub(crate) fn error_at(
+        &self,
+        field: &'static str,
+        offset: usize,
+        kind: ErrorKind,
+    ) -> FormatError {
         FormatError::new(self.location_at(field, offset), kind)
     }
 
@@ -71,7 +83,10 @@ impl<'a> Cursor<'a> {
         if n > self.remaining() {
             return Err(self.error(
                 field,
-                ErrorKind::Truncated { needed: n as u64, available: self.remaining() as u64 },
+                ErrorKind::Truncated {
+                    needed: n as u64,
+                    available: self.remaining() as u64,
+                },
             ));
         }
         let s = &self.data[self.pos..self.pos + n];
@@ -159,7 +174,15 @@ impl<'a> Cursor<'a> {
         let available = self.remaining() as u64;
         let max = available / (min_size.max(1) as u64);
         if count > max {
-            return Err(self.error_at(field, at, ErrorKind::CountTooLarge { count, max, available }));
+            return Err(self.error_at(
+                field,
+                at,
+                ErrorKind::CountTooLarge {
+                    count,
+                    max,
+                    available,
+                },
+            ));
         }
         Ok(count as usize)
     }
@@ -202,7 +225,13 @@ mod tests {
         let e = c.u32("frame").unwrap_err();
         assert_eq!(e.location.offset, 2);
         assert_eq!(e.location.element, Some(4));
-        assert_eq!(e.kind, ErrorKind::Truncated { needed: 4, available: 1 });
+        assert_eq!(
+            e.kind,
+            ErrorKind::Truncated {
+                needed: 4,
+                available: 1
+            }
+        );
     }
 
     #[test]
@@ -210,17 +239,30 @@ mod tests {
         let data = 0x8000_0000u32.to_le_bytes();
         let mut c = Cursor::new(&data, Format::Vmd);
         let e = c.count_u32("count", 111).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::CountTooLarge { count: 0x8000_0000, max: 0, .. }));
+        assert!(matches!(
+            e.kind,
+            ErrorKind::CountTooLarge {
+                count: 0x8000_0000,
+                max: 0,
+                ..
+            }
+        ));
         let data = (-5i32).to_le_bytes();
         let mut c = Cursor::new(&data, Format::Pmx);
-        assert!(matches!(c.count_i32("count", 1).unwrap_err().kind, ErrorKind::NegativeCount(-5)));
+        assert!(matches!(
+            c.count_i32("count", 1).unwrap_err().kind,
+            ErrorKind::NegativeCount(-5)
+        ));
     }
 
     #[test]
     fn nan_is_an_error_or_a_diagnostic() {
         let data = f32::NAN.to_le_bytes();
         let mut c = Cursor::new(&data, Format::Pmx);
-        assert!(matches!(c.f32("x").unwrap_err().kind, ErrorKind::NonFinite(_)));
+        assert!(matches!(
+            c.f32("x").unwrap_err().kind,
+            ErrorKind::NonFinite(_)
+        ));
         let mut c = Cursor::new(&data, Format::Pmx);
         assert!(c.f32_lenient("x").unwrap().is_nan());
         assert_eq!(c.diagnostics.len(), 1);

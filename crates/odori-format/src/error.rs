@@ -58,11 +58,18 @@ pub enum ErrorKind {
     #[error("file ends early: {needed} bytes needed, {available} left")]
     Truncated { needed: u64, available: u64 },
     #[error("bad magic: expected {expected:?}, found {found:?}")]
-    BadMagic { expected: &'static str, found: Vec<u8> },
+    BadMagic {
+        expected: &'static str,
+        found: Vec<u8>,
+    },
     #[error("unsupported version {0}")]
     UnsupportedVersion(f32),
     #[error("count {count} cannot fit: the {available} bytes left hold at most {max} elements")]
-    CountTooLarge { count: u64, max: u64, available: u64 },
+    CountTooLarge {
+        count: u64,
+        max: u64,
+        available: u64,
+    },
     #[error("negative count {0}")]
     NegativeCount(i64),
     #[error("index {index} out of range (valid: 0..{len})")]
@@ -96,7 +103,11 @@ pub struct FormatError {
 
 impl FormatError {
     pub fn new(location: Location, kind: ErrorKind) -> Self {
-        FormatError { path: None, location, kind }
+        FormatError {
+            path: None,
+            location,
+            kind,
+        }
     }
 
     /// Attach the file name, so the message names the file.

@@ -61,7 +61,13 @@ pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
         Some(Format::Vmd) => vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(d), g)),
         Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(d), Vec::new())),
         None => Err(FormatError::new(
-            Location { format: Format::Pmx, section: "header", element: None, field: "magic", offset: 0 },
+            Location {
+                format: Format::Pmx,
+                section: "header",
+                element: None,
+                field: "magic",
+                offset: 0,
+            },
             ErrorKind::BadMagic {
                 expected: "\"PMX \", \"Pmd\", \"Vocaloid Motion Data\" or \"Vocaloid Pose Data file\"",
                 found: bytes.iter().take(30).copied().collect(),
@@ -81,14 +87,24 @@ pub fn read_path(path: impl AsRef<Path>) -> Result<(Document, Vec<Diagnostic>)> 
 /// the format its extension suggests.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| {
-        let format = match path.extension().and_then(|x| x.to_str()).map(|x| x.to_ascii_lowercase()) {
+        let format = match path
+            .extension()
+            .and_then(|x| x.to_str())
+            .map(|x| x.to_ascii_lowercase())
+        {
             Some(x) if x == "pmd" => Format::Pmd,
             Some(x) if x == "vmd" => Format::Vmd,
             Some(x) if x == "vpd" => Format::Vpd,
             _ => Format::Pmx,
         };
         FormatError::new(
-            Location { format, section: "file", element: None, field: "bytes", offset: 0 },
+            Location {
+                format,
+                section: "file",
+                element: None,
+                field: "bytes",
+                offset: 0,
+            },
             ErrorKind::Io(e.to_string()),
         )
         .with_path(path)

@@ -11,7 +11,12 @@ pub(crate) struct Sink {
 
 impl Sink {
     pub(crate) fn new(format: Format, capacity: usize) -> Self {
-        Sink { buf: Vec::with_capacity(capacity), format, section: "header", element: None }
+        Sink {
+            buf: Vec::with_capacity(capacity),
+            format,
+            section: "header",
+            element: None,
+        }
     }
 
     pub(crate) fn section(&mut self, name: &'static str) {

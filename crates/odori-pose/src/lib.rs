@@ -1,1 +1,29 @@
-//! MMD pose runtime.
+//! odori's MMD pose runtime: plays VMD motions on PMX/PMD models the way MikuMikuDance does.
+//!
+//! The shape follows ozz-animation: a [`Model`] (compiled once from a file, immutable) and a
+//! [`Motion`] (VMD/VPD tracks bound to one model, immutable) are shared by any number of
+//! [`Instance`]s, which own every per-frame buffer. Evaluating a frame allocates nothing.
+//!
+//! One frame, as `mmd-semantics.md` §3 lays out: sample keyframes ([`sample`]), apply morphs
+//! ([`morph`]), run the before-physics pass (forward kinematics with append transforms, then
+//! the layer's CCD IK solvers, layer by layer: [`fk`], [`append`], [`ik`]), leave room for
+//! physics, then the after-physics pass. Outputs are world and skinning matrices, morph
+//! weights and material-morph results.
+
+pub mod append;
+pub mod bezier;
+mod error;
+pub mod fk;
+pub mod ik;
+pub mod instance;
+pub mod material;
+pub mod model;
+pub mod morph;
+pub mod motion;
+pub mod sample;
+
+pub use error::PoseError;
+pub use instance::Instance;
+pub use material::MaterialState;
+pub use model::Model;
+pub use motion::Motion;

@@ -15,7 +15,9 @@ pub fn shared_dir() -> Option<PathBuf> {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
     };
-    dir.join("assets").is_dir().then(|| dir.canonicalize().unwrap_or(dir))
+    dir.join("assets")
+        .is_dir()
+        .then(|| dir.canonicalize().unwrap_or(dir))
 }
 
 /// The path of `rel` inside the shared folder, or `None` after printing a skip notice.
@@ -34,11 +36,15 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
 /// Every file under the shared folder's `rel` directory (recursively) whose extension is one
 /// of `exts` (lower case), sorted. Empty (with a skip notice) when the folder is absent.
 pub fn shared_files(rel: &str, exts: &[&str]) -> Vec<PathBuf> {
-    let Some(root) = shared(rel) else { return Vec::new() };
+    let Some(root) = shared(rel) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {

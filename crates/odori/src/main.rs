@@ -1,1 +1,96 @@
-fn main() {}
+//! `odori`: make MikuMikuDance models dance from the command line.
+
+mod cmd;
+mod frames;
+mod load;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "odori",
+    version,
+    about = "Make MikuMikuDance models dance exactly as MMD does"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// What a PMX, PMD, VMD or VPD file holds: version, encoding, counts per section, names.
+    Info {
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// List every name (bones, morphs, materials, tracks), not just counts.
+        #[arg(long)]
+        names: bool,
+    },
+    /// Evaluate a model's pose at chosen frames and write it as pose JSON.
+    Pose {
+        model: PathBuf,
+        /// VMD or VPD files, merged in order.
+        motions: Vec<PathBuf>,
+        /// Frames: `0,30,60` or `a:b:step` (b included).
+        #[arg(long, default_value = "0")]
+        frames: String,
+        /// Turn every IK solver off.
+        #[arg(long)]
+        no_ik: bool,
+        /// Include morph weights.
+        #[arg(long)]
+        morphs: bool,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Median time per frame of pose evaluation (and each stage), one thread and N instances
+    /// in parallel.
+    Bench {
+        model: PathBuf,
+        motions: Vec<PathBuf>,
+        /// Instances evaluated in parallel in the second measurement.
+        #[arg(long, default_value_t = 1000)]
+        instances: usize,
+        /// Passes over the whole motion for the single-thread measurement.
+        #[arg(long, default_value_t = 5)]
+        passes: usize,
+    },
+    /// Render a dance to video (not built yet: see the README's status).
+    Render {
+        files: Vec<PathBuf>,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Info { file, json, names } => cmd::info::run(&file, json, names),
+        Command::Pose {
+            model,
+            motions,
+            frames,
+            no_ik,
+            morphs,
+            output,
+        } => cmd::pose::run(&model, &motions, &frames, !no_ik, morphs, output.as_deref()),
+        Command::Bench {
+            model,
+            motions,
+            instances,
+            passes,
+        } => cmd::bench::run(&model, &motions, instances, passes),
+        Command::Render { .. } => {
+            anyhow::bail!(
+                "odori render is not built yet: the renderer is the next milestone. \
+                 `odori pose` evaluates poses today."
+            )
+        }
+    }
+}

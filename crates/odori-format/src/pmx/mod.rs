@@ -47,14 +47,31 @@ pub struct ModelInfo {
 /// Bone weights of one vertex.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Weights {
-    Bdef1 { bone: i32 },
+    Bdef1 {
+        bone: i32,
+    },
     /// `weight` is bone 0's; bone 1 gets `1 - weight`.
-    Bdef2 { bones: [i32; 2], weight: f32 },
-    Bdef4 { bones: [i32; 4], weights: [f32; 4] },
+    Bdef2 {
+        bones: [i32; 2],
+        weight: f32,
+    },
+    Bdef4 {
+        bones: [i32; 4],
+        weights: [f32; 4],
+    },
     /// Spherical deformation: `weight` as BDEF2, plus the centre C and the two reference points.
-    Sdef { bones: [i32; 2], weight: f32, c: [f32; 3], r0: [f32; 3], r1: [f32; 3] },
+    Sdef {
+        bones: [i32; 2],
+        weight: f32,
+        c: [f32; 3],
+        r0: [f32; 3],
+        r1: [f32; 3],
+    },
     /// Dual-quaternion skinning (PMX 2.1).
-    Qdef { bones: [i32; 4], weights: [f32; 4] },
+    Qdef {
+        bones: [i32; 4],
+        weights: [f32; 4],
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

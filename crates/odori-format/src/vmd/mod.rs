@@ -27,7 +27,12 @@ pub struct Bezier {
 }
 
 impl Bezier {
-    pub const LINEAR: Bezier = Bezier { x1: 20.0 / 127.0, y1: 20.0 / 127.0, x2: 107.0 / 127.0, y2: 107.0 / 127.0 };
+    pub const LINEAR: Bezier = Bezier {
+        x1: 20.0 / 127.0,
+        y1: 20.0 / 127.0,
+        x2: 107.0 / 127.0,
+        y2: 107.0 / 127.0,
+    };
 
     /// From four stored bytes (x1, y1, x2, y2), each 0..=127.
     pub fn from_bytes(x1: u8, y1: u8, x2: u8, y2: u8) -> Self {
@@ -72,7 +77,12 @@ impl BoneKey {
             let b = &self.interpolation;
             Bezier::from_bytes(b[o], b[o + 4], b[o + 8], b[o + 12])
         };
-        BoneCurves { x: c(0), y: c(16), z: c(32), rotation: c(48) }
+        BoneCurves {
+            x: c(0),
+            y: c(16),
+            z: c(32),
+            rotation: c(48),
+        }
     }
 
     /// MMD writes `0x63 0x0F` into bytes 2 and 3 to turn physics off for this bone from this
@@ -85,7 +95,10 @@ impl BoneKey {
     pub fn encode_curves(curves: &BoneCurves, physics_disabled: bool) -> [u8; 64] {
         let q = |v: f32| (v * 127.0).round().clamp(0.0, 127.0) as u8;
         let mut first = [0u8; 16];
-        for (axis, c) in [curves.x, curves.y, curves.z, curves.rotation].iter().enumerate() {
+        for (axis, c) in [curves.x, curves.y, curves.z, curves.rotation]
+            .iter()
+            .enumerate()
+        {
             first[axis] = q(c.x1);
             first[4 + axis] = q(c.y1);
             first[8 + axis] = q(c.x2);
@@ -152,7 +165,14 @@ impl CameraKey {
             let b = &self.interpolation[g * 4..g * 4 + 4];
             Bezier::from_bytes(b[0], b[2], b[1], b[3])
         };
-        CameraCurves { x: c(0), y: c(1), z: c(2), rotation: c(3), distance: c(4), fov: c(5) }
+        CameraCurves {
+            x: c(0),
+            y: c(1),
+            z: c(2),
+            rotation: c(3),
+            distance: c(4),
+            fov: c(5),
+        }
     }
 }
 

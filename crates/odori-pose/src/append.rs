@@ -1,0 +1,44 @@
+//! Append (付与) transforms: a bone copies a weighted share of another bone's motion.
+//!
+//! Rotation source: the source's own append result when it is append-driven, else its
+//! animated rotation (with morphs), with its IK rotation when it is an IK link; result =
+//! slerp(identity, source, ratio). Translation: the source's append or animated translation ×
+//! ratio. The local flag copies the source's full local transform instead.
+
+use crate::instance::Instance;
+use crate::model::{AppendRule, Model};
+use glam::Quat;
+
+/// Compute bone `b`'s append rotation and translation from its source.
+#[inline]
+pub fn apply(model: &Model, inst: &mut Instance, b: usize, rule: &AppendRule) {
+    let s = rule.source as usize;
+    let source_rule = model.append[s].as_ref();
+    if rule.rotate {
+        let src = if rule.local {
+            inst.local_rotation[s]
+        } else {
+            let own = if source_rule.is_some_and(|r| r.rotate) {
+                inst.append_rotation[s]
+            } else {
+                inst.pose_rotation[s]
+            };
+            if model.is_ik_link[s] {
+                inst.ik_rotation[s] * own
+            } else {
+                own
+            }
+        };
+        inst.append_rotation[b] = Quat::IDENTITY.slerp(src, rule.ratio);
+    }
+    if rule.translate {
+        let src = if rule.local {
+            inst.local_translation[s]
+        } else if source_rule.is_some_and(|r| r.translate) {
+            inst.append_translation[s]
+        } else {
+            inst.pose_translation[s]
+        };
+        inst.append_translation[b] = src * rule.ratio;
+    }
+}

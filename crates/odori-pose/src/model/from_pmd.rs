@@ -1,0 +1,211 @@
+//! Compile a PMD file into a [`Model`], with PMD's own rules: no deform layers (FK, then IK in
+//! list order, then the rotation-follow bones), knee limits from the bone name, and a unit
+//! angle stored as a quarter.
+
+use super::{
+    AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, SourceFormat, order,
+};
+use crate::material::MaterialValues;
+use crate::{PoseError, ik};
+use glam::{Vec3, Vec3A, Vec4};
+use odori_format::pmd::Pmd;
+
+/// PMD bone kind "rotation follow" (回転影響下): copies another bone's rotation after IK.
+const KIND_ROTATION_FOLLOW: u8 = 5;
+
+/// The knee limit MMD applies to PMD links whose name contains ひざ: X in [−180°, −0.5°].
+fn knee_limits() -> LinkLimits {
+    LinkLimits {
+        min: Vec3A::new(-std::f32::consts::PI, 0.0, 0.0),
+        max: Vec3A::new(-0.5f32.to_radians(), 0.0, 0.0),
+    }
+}
+
+impl Model {
+    /// Compile a PMD model.
+    pub fn from_pmd(pmd: &Pmd) -> Result<Model, PoseError> {
+        let n = pmd.bones.len();
+        let mut diags = Vec::new();
+        let names: Vec<String> = pmd.bones.iter().map(|b| b.name.text()).collect();
+        let valid = |i: u16| (i as usize) < n;
+        let rest: Vec<Vec3A> = pmd
+            .bones
+            .iter()
+            .map(|b| Vec3A::from_array(b.position))
+            .collect();
+        let parent: Vec<u32> = pmd
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if b.parent == 0xFFFF {
+                    NONE
+                } else if b.parent as usize == i || !valid(b.parent) {
+                    diags.push(format!(
+                        "bone {i} `{}` parent {} invalid; treated as a root",
+                        names[i], b.parent
+                    ));
+                    NONE
+                } else {
+                    b.parent as u32
+                }
+            })
+            .collect();
+        let offset = (0..n)
+            .map(|i| {
+                if parent[i] == NONE {
+                    rest[i]
+                } else {
+                    rest[i] - rest[parent[i] as usize]
+                }
+            })
+            .collect();
+        let append: Vec<Option<AppendRule>> = pmd
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                (b.kind == KIND_ROTATION_FOLLOW && valid(b.ik_parent) && b.ik_parent as usize != i)
+                    .then_some(AppendRule {
+                        source: b.ik_parent as u32,
+                        ratio: 1.0,
+                        rotate: true,
+                        translate: false,
+                        local: false,
+                    })
+            })
+            .collect();
+        // Rotation-follow bones and everything below them run after IK: give them layer 1.
+        let mut layer = vec![0i32; n];
+        for (i, a) in append.iter().enumerate() {
+            if a.is_some() {
+                layer[i] = 1;
+            }
+        }
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if layer[i] == 0 && parent[i] != NONE && layer[parent[i] as usize] == 1 {
+                    layer[i] = 1;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut solvers = Vec::new();
+        for (k, ik) in pmd.iks.iter().enumerate() {
+            if !valid(ik.bone) || !valid(ik.target) {
+                diags.push(format!(
+                    "IK {k}: bone {} or target {} out of range, ignored",
+                    ik.bone, ik.target
+                ));
+                continue;
+            }
+            let links: Vec<IkLink> = ik
+                .links
+                .iter()
+                .filter(|&&l| valid(l))
+                .map(|&l| IkLink {
+                    bone: l as u32,
+                    limits: names[l as usize].contains("ひざ").then(knee_limits),
+                })
+                .collect();
+            if links.is_empty() {
+                continue;
+            }
+            let unit = ik.limit * 4.0;
+            let authored = ik.iterations as u32;
+            solvers.push(IkSolver {
+                bone: ik.bone as u32,
+                target: ik.target as u32,
+                iterations: ik::iteration_budget(authored, unit),
+                authored_iterations: authored,
+                unit_angle: unit,
+                links,
+                chain: Vec::new(),
+                dependents: Vec::new(),
+            });
+        }
+        // PMD runs IK in the order of its IK list, not by bone index.
+        let list_order: Vec<u32> = solvers.iter().map(|s| s.bone).collect();
+        let mut is_ik_link = vec![false; n];
+        for s in &solvers {
+            for l in &s.links {
+                is_ik_link[l.bone as usize] = true;
+            }
+        }
+        let morphs = compile_morphs(pmd);
+        let materials = pmd
+            .materials
+            .iter()
+            .map(|m| MaterialValues {
+                diffuse: Vec4::from_array(m.diffuse),
+                specular: Vec3::from_array(m.specular),
+                specular_power: m.specular_power,
+                ambient: Vec3::from_array(m.ambient),
+                edge_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
+                edge_size: if m.edge_flag != 0 { 1.0 } else { 0.0 },
+                texture_tint: Vec4::ONE,
+                sphere_tint: Vec4::ONE,
+                toon_tint: Vec4::ONE,
+            })
+            .collect();
+        let mut model = Model {
+            name: pmd.header.name.text(),
+            source: SourceFormat::Pmd,
+            bone_sjis: pmd.bones.iter().map(|b| b.name.bytes().to_vec()).collect(),
+            bone_names: names,
+            parent,
+            rest,
+            offset,
+            layer,
+            after_physics: vec![false; n],
+            append,
+            fixed_axis: vec![None; n],
+            is_ik_link,
+            solver_of: Vec::new(),
+            order: Vec::new(),
+            order_pos: Vec::new(),
+            solvers,
+            before_physics: Vec::new(),
+            after_physics_steps: Vec::new(),
+            order_dependent: Vec::new(),
+            morphs,
+            materials,
+            diagnostics: diags,
+        };
+        order::schedule_with_solver_order(&mut model, Some(&list_order));
+        Ok(model)
+    }
+}
+
+/// PMD morphs: the base morph lists (vertex, rest position); the others index into it.
+/// The base morph itself is not a morph a motion can key, so it is left out.
+fn compile_morphs(pmd: &Pmd) -> Vec<Morph> {
+    let base: &[(u32, [f32; 3])] = pmd
+        .morphs
+        .iter()
+        .find(|m| m.panel == 0)
+        .map(|m| m.vertices.as_slice())
+        .unwrap_or(&[]);
+    pmd.morphs
+        .iter()
+        .filter(|m| m.panel != 0)
+        .map(|m| Morph {
+            name: m.name.text(),
+            sjis: m.name.bytes().to_vec(),
+            panel: m.panel,
+            kind: MorphKind::Vertex(
+                m.vertices
+                    .iter()
+                    .filter_map(|&(i, off)| {
+                        base.get(i as usize)
+                            .map(|&(v, _)| (v, Vec3A::from_array(off)))
+                    })
+                    .collect(),
+            ),
+        })
+        .collect()
+}

@@ -1,0 +1,182 @@
+//! The compiled, immutable model: bones in deform order, IK solvers and append relations as
+//! indices, morph tables. Built once from a PMX or PMD file and shared by every instance.
+
+mod from_pmd;
+mod from_pmx;
+mod order;
+
+use glam::{Quat, Vec3A, Vec4};
+use std::ops::Range;
+
+/// "No bone": the parent of a root bone.
+pub const NONE: u32 = u32::MAX;
+
+/// How a bone copies another bone's motion (append / 付与).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AppendRule {
+    pub source: u32,
+    pub ratio: f32,
+    pub rotate: bool,
+    pub translate: bool,
+    /// Copy the source's local transform rather than its animated value.
+    pub local: bool,
+}
+
+/// Euler limits of one IK link, radians, in the link's parent-aligned frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinkLimits {
+    pub min: Vec3A,
+    pub max: Vec3A,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IkLink {
+    pub bone: u32,
+    pub limits: Option<LinkLimits>,
+}
+
+/// One CCD IK solver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IkSolver {
+    /// The IK bone: its position is the goal.
+    pub bone: u32,
+    /// The effector moved onto the goal.
+    pub target: u32,
+    /// Iterations to run (the authored count raised as MMD raises it, see `ik`).
+    pub iterations: u32,
+    /// The count stored in the file.
+    pub authored_iterations: u32,
+    /// Per-step angle cap unit, radians (PMD's stored quarter already multiplied by 4).
+    pub unit_angle: f32,
+    /// From the effector side to the root side.
+    pub links: Vec<IkLink>,
+    /// Bones to refresh while solving (the links and the bones between them and the
+    /// effector), in evaluation order.
+    pub chain: Vec<u32>,
+    /// Bones to refresh once the solve ends: everything whose world matrix depends on a link
+    /// (descendants and append followers), in evaluation order, restricted to bones already
+    /// evaluated when the solver runs.
+    pub dependents: Vec<u32>,
+}
+
+/// One deform layer's work: a world pass over `bones`, then `solvers` in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub bones: Range<usize>,
+    pub solvers: Range<usize>,
+}
+
+/// A morph, resolved to indices.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MorphKind {
+    /// (morph, ratio); nested groups are dropped at compile time as MMD ignores them.
+    Group(Vec<(u32, f32)>),
+    /// Flip (PMX 2.1): weight w picks one child, applied with its ratio.
+    Flip(Vec<(u32, f32)>),
+    /// (bone, translation, rotation).
+    Bone(Vec<(u32, Vec3A, Quat)>),
+    /// (vertex, offset): added to rest positions before skinning.
+    Vertex(Vec<(u32, Vec3A)>),
+    /// UV channel (0 = main, 1..=4 additional) and (vertex, offset).
+    Uv(u8, Vec<(u32, Vec4)>),
+    /// Material offsets.
+    Material(Vec<crate::material::MaterialOffset>),
+    /// Rigid-body impulses (applied by physics): (body, local, velocity, torque).
+    Impulse(Vec<(u32, bool, Vec3A, Vec3A)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Morph {
+    pub name: String,
+    /// Shift-JIS name, as VMD morph keys name it.
+    pub sjis: Vec<u8>,
+    pub panel: u8,
+    pub kind: MorphKind,
+}
+
+/// Where the model came from; a few MMD rules differ between formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceFormat {
+    Pmx,
+    Pmd,
+}
+
+/// The compiled model. Bone arrays are indexed by file bone index.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub name: String,
+    pub source: SourceFormat,
+    pub bone_names: Vec<String>,
+    /// Shift-JIS bone names (full length), as VMD bone keys name them.
+    pub bone_sjis: Vec<Vec<u8>>,
+    pub parent: Vec<u32>,
+    /// Rest position in model space.
+    pub rest: Vec<Vec3A>,
+    /// Rest position minus the parent's rest position.
+    pub offset: Vec<Vec3A>,
+    pub layer: Vec<i32>,
+    pub after_physics: Vec<bool>,
+    pub append: Vec<Option<AppendRule>>,
+    /// Unit axis that animated rotations are projected onto (PMX fixed axis).
+    pub fixed_axis: Vec<Option<Vec3A>>,
+    /// True for bones that are a link of some IK solver.
+    pub is_ik_link: Vec<bool>,
+    /// Bone → index of the solver whose IK bone it is.
+    pub solver_of: Vec<Option<u32>>,
+    /// All bones in evaluation order (after-physics flag, then layer, then file index).
+    pub order: Vec<u32>,
+    /// Bone → position in `order`.
+    pub order_pos: Vec<u32>,
+    /// Solvers in the order they run.
+    pub solvers: Vec<IkSolver>,
+    /// The before-physics pass, layer by layer.
+    pub before_physics: Vec<Step>,
+    /// The after-physics pass, layer by layer.
+    pub after_physics_steps: Vec<Step>,
+    /// Bones evaluated before their parent (their parent's value lags a frame, as in MMD).
+    pub order_dependent: Vec<bool>,
+    pub morphs: Vec<Morph>,
+    /// Base material values, for material morphs.
+    pub materials: Vec<crate::material::MaterialValues>,
+    /// Problems found while compiling (bad indices dropped, cycles broken).
+    pub diagnostics: Vec<String>,
+}
+
+impl Model {
+    pub fn bone_count(&self) -> usize {
+        self.parent.len()
+    }
+
+    pub fn morph_count(&self) -> usize {
+        self.morphs.len()
+    }
+
+    pub fn find_bone(&self, name: &str) -> Option<usize> {
+        self.bone_names.iter().position(|n| n == name)
+    }
+
+    pub fn find_morph(&self, name: &str) -> Option<usize> {
+        self.morphs.iter().position(|m| m.name == name)
+    }
+
+    /// The IK solver index whose IK bone has this Shift-JIS name (VMD property keys).
+    pub fn find_solver_by_sjis(&self, name: &[u8]) -> Option<usize> {
+        self.solvers
+            .iter()
+            .position(|s| self.bone_sjis[s.bone as usize] == name)
+    }
+
+    /// True when `ancestor` is a strict ancestor of `bone`.
+    pub fn is_ancestor(&self, ancestor: u32, bone: u32) -> bool {
+        let mut p = self.parent[bone as usize];
+        let mut guard = 0;
+        while p != NONE && guard <= self.parent.len() {
+            if p == ancestor {
+                return true;
+            }
+            p = self.parent[p as usize];
+            guard += 1;
+        }
+        false
+    }
+}

@@ -1,0 +1,157 @@
+//! The evaluation schedule: deform order, per-layer steps, and each IK solver's refresh lists.
+//!
+//! MMD sorts bones by deform layer (stable, by file index) and runs the bones without the
+//! after-physics flag first. Inside each layer it computes world matrices, then runs the
+//! layer's IK solvers. Everything here is computed once, so the per-frame loop is flat.
+
+use super::{Model, NONE, Step};
+
+/// Fill `order`, `order_pos`, the two passes' steps, solver order and refresh lists.
+pub(super) fn schedule(model: &mut Model) {
+    schedule_with_solver_order(model, None)
+}
+
+/// As [`schedule`]; `solver_list` (IK bones in file list order, PMD) keeps that order for
+/// solvers of one step instead of sorting them by bone.
+pub(super) fn schedule_with_solver_order(model: &mut Model, solver_list: Option<&[u32]>) {
+    let n = model.bone_count();
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by_key(|&b| (model.after_physics[b as usize], model.layer[b as usize], b));
+    let mut order_pos = vec![0u32; n];
+    for (i, &b) in order.iter().enumerate() {
+        order_pos[b as usize] = i as u32;
+    }
+    model.order_dependent = (0..n)
+        .map(|b| {
+            let p = model.parent[b];
+            p != NONE && order_pos[p as usize] > order_pos[b]
+        })
+        .collect();
+
+    // Solvers run in the order of their IK bone in the evaluation order.
+    match solver_list {
+        Some(list) => {
+            let rank = |b: u32| list.iter().position(|&x| x == b).unwrap_or(usize::MAX);
+            model
+                .solvers
+                .sort_by_key(|s| (model.layer[s.bone as usize], rank(s.bone)));
+        }
+        None => model.solvers.sort_by_key(|s| order_pos[s.bone as usize]),
+    }
+    model.solver_of = vec![None; n];
+    for (i, s) in model.solvers.iter().enumerate() {
+        model.solver_of[s.bone as usize] = Some(i as u32);
+    }
+
+    // Group consecutive bones of one (phase, layer) into steps.
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut start = 0;
+    let mut solver_cursor = 0;
+    while start < n {
+        let key = |i: usize| {
+            (
+                model.after_physics[order[i] as usize],
+                model.layer[order[i] as usize],
+            )
+        };
+        let mut end = start + 1;
+        while end < n && key(end) == key(start) {
+            end += 1;
+        }
+        let solver_start = solver_cursor;
+        while solver_cursor < model.solvers.len()
+            && (order_pos[model.solvers[solver_cursor].bone as usize] as usize) < end
+        {
+            solver_cursor += 1;
+        }
+        let step = Step {
+            bones: start..end,
+            solvers: solver_start..solver_cursor,
+        };
+        if key(start).0 {
+            after.push(step);
+        } else {
+            before.push(step);
+        }
+        start = end;
+    }
+    model.order = order;
+    model.order_pos = order_pos;
+    model.before_physics = before;
+    model.after_physics_steps = after;
+
+    let steps: Vec<Step> = model
+        .before_physics
+        .iter()
+        .chain(model.after_physics_steps.iter())
+        .cloned()
+        .collect();
+    for step in &steps {
+        for si in step.solvers.clone() {
+            let (chain, dependents) = refresh_lists(model, si, step.bones.end);
+            model.solvers[si].chain = chain;
+            model.solvers[si].dependents = dependents;
+        }
+    }
+}
+
+/// The bones one solver must refresh: while iterating (the links and the path from the
+/// root-most link down to the effector) and once done (everything depending on a link,
+/// among the bones evaluated before `evaluated_end`).
+fn refresh_lists(model: &Model, si: usize, evaluated_end: usize) -> (Vec<u32>, Vec<u32>) {
+    let n = model.bone_count();
+    let solver = &model.solvers[si];
+    let mut is_link = vec![false; n];
+    for l in &solver.links {
+        is_link[l.bone as usize] = true;
+    }
+    // Path: ancestors-or-self of the effector that are links or lie below a link.
+    let mut in_chain = is_link.clone();
+    let mut path = Vec::new();
+    let mut b = solver.target;
+    let mut guard = 0;
+    while b != NONE && guard <= n {
+        path.push(b);
+        b = model.parent[b as usize];
+        guard += 1;
+    }
+    // Keep the part of the path below the highest link on it.
+    if let Some(top) = path.iter().rposition(|&b| is_link[b as usize]) {
+        for &b in &path[..=top] {
+            in_chain[b as usize] = true;
+        }
+    }
+    let mut chain: Vec<u32> = (0..n as u32).filter(|&b| in_chain[b as usize]).collect();
+    chain.sort_by_key(|&b| model.order_pos[b as usize]);
+
+    // Dependents: descendants of links and append followers, to a fixpoint (parents or
+    // sources may sort later, so one pass in order is not always enough).
+    let mut dep = is_link;
+    loop {
+        let mut changed = false;
+        for &b in &model.order {
+            let bi = b as usize;
+            if dep[bi] {
+                continue;
+            }
+            let p = model.parent[bi];
+            let from_parent = p != NONE && dep[p as usize];
+            let from_append = model.append[bi].is_some_and(|a| dep[a.source as usize]);
+            if from_parent || from_append {
+                dep[bi] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut dependents: Vec<u32> = model.order[..evaluated_end]
+        .iter()
+        .copied()
+        .filter(|&b| dep[b as usize])
+        .collect();
+    dependents.sort_by_key(|&b| model.order_pos[b as usize]);
+    (chain, dependents)
+}

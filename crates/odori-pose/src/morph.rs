@@ -1,0 +1,60 @@
+//! Morph weights: group and flip expansion, bone morphs into the local pose, material morphs.
+//!
+//! Vertex and UV morphs are left to deformation, which reads `effective_morph_weights`.
+
+use crate::instance::Instance;
+use crate::material::MaterialState;
+use crate::model::{Model, MorphKind};
+use glam::Quat;
+
+/// Expand groups, then apply bone and material morphs to `inst`.
+pub fn apply(model: &Model, inst: &mut Instance) {
+    inst.effective_morph_weights
+        .copy_from_slice(&inst.morph_weights);
+    for (m, morph) in model.morphs.iter().enumerate() {
+        let w = inst.morph_weights[m];
+        if w == 0.0 {
+            continue;
+        }
+        match &morph.kind {
+            MorphKind::Group(children) => {
+                for &(c, ratio) in children {
+                    inst.effective_morph_weights[c as usize] += w * ratio;
+                }
+            }
+            MorphKind::Flip(children) => {
+                // nanoem's rule: weight w selects child ⌊(n + 1) w⌋ − 1, at full weight.
+                let i = ((children.len() + 1) as f32 * w) as isize - 1;
+                if let Some(&(c, ratio)) = usize::try_from(i).ok().and_then(|i| children.get(i)) {
+                    inst.effective_morph_weights[c as usize] += ratio;
+                }
+            }
+            _ => {}
+        }
+    }
+    inst.materials.fill(MaterialState::NEUTRAL);
+    for (m, morph) in model.morphs.iter().enumerate() {
+        let w = inst.effective_morph_weights[m];
+        if w == 0.0 {
+            continue;
+        }
+        match &morph.kind {
+            MorphKind::Bone(offsets) => {
+                for &(b, t, q) in offsets {
+                    let b = b as usize;
+                    inst.pose_translation[b] += t * w;
+                    inst.pose_rotation[b] = Quat::IDENTITY.slerp(q, w) * inst.pose_rotation[b];
+                }
+            }
+            MorphKind::Material(offsets) => {
+                for o in offsets {
+                    match o.material {
+                        Some(i) => inst.materials[i as usize].apply(o, w),
+                        None => inst.materials.iter_mut().for_each(|s| s.apply(o, w)),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! A small MMD rig built in code: legs with IK (knee limits, toe IK), an append twist bone,
+//! a bone morph inside a group morph, and a motion for it. Tests that must run without
+//! `../shared` use it.
+
+#![allow(dead_code)]
+
+use odori_format::pmx::*;
+use odori_format::sjis::SjisName;
+use odori_format::vmd::{BoneKey, MorphKey, Vmd};
+
+fn bone(name: &str, position: [f32; 3], parent: i32) -> Bone {
+    Bone {
+        name: name.into(),
+        name_en: String::new(),
+        position,
+        parent,
+        layer: 0,
+        flags: bone_flags::ROTATABLE | bone_flags::VISIBLE | bone_flags::ENABLED,
+        tail: BoneTail::Offset([0.0, 0.0, 0.0]),
+        append: None,
+        fixed_axis: None,
+        local_axes: None,
+        external_parent: None,
+        ik: None,
+    }
+}
+
+fn ik_bone(name: &str, position: [f32; 3], parent: i32, target: i32, links: Vec<IkLink>) -> Bone {
+    let mut b = bone(name, position, parent);
+    b.flags |= bone_flags::IK | bone_flags::TRANSLATABLE;
+    b.ik = Some(Ik {
+        target,
+        loop_count: 40,
+        limit_angle: 2.0,
+        links,
+    });
+    b
+}
+
+pub const KNEE: usize = 4;
+pub const ANKLE: usize = 5;
+pub const LEG_IK: usize = 7;
+pub const TWIST: usize = 12;
+
+/// The rig: 0 全ての親, 1 センター, 2 下半身, 3 左足, 4 左ひざ, 5 左足首, 6 左つま先,
+/// 7 左足ＩＫ, 8 左つま先ＩＫ, 9 上半身, 10 左腕, 11 左ひじ, 12 左腕捩 (append 0.5 of 左腕).
+pub fn rig() -> Pmx {
+    let knee = IkLimits {
+        min: [-std::f32::consts::PI, 0.0, 0.0],
+        max: [-0.008727, 0.0, 0.0],
+    };
+    let mut bones = vec![
+        bone("全ての親", [0.0, 0.0, 0.0], -1),
+        bone("センター", [0.0, 8.0, 0.0], 0),
+        bone("下半身", [0.0, 10.0, 0.0], 1),
+        bone("左足", [1.0, 9.5, 0.0], 2),
+        bone("左ひざ", [1.0, 5.0, -0.2], 3),
+        bone("左足首", [1.0, 1.0, 0.2], 4),
+        bone("左つま先", [1.0, 0.0, -1.5], 5),
+        ik_bone(
+            "左足ＩＫ",
+            [1.0, 1.0, 0.2],
+            0,
+            5,
+            vec![
+                IkLink {
+                    bone: 4,
+                    limits: Some(knee),
+                },
+                IkLink {
+                    bone: 3,
+                    limits: None,
+                },
+            ],
+        ),
+        ik_bone(
+            "左つま先ＩＫ",
+            [1.0, 0.0, -1.5],
+            7,
+            6,
+            vec![IkLink {
+                bone: 5,
+                limits: None,
+            }],
+        ),
+        bone("上半身", [0.0, 10.5, 0.0], 1),
+        bone("左腕", [2.0, 14.0, 0.0], 9),
+        bone("左ひじ", [4.5, 12.5, 0.0], 10),
+        bone("左腕捩", [3.2, 13.3, 0.0], 10),
+    ];
+    bones[8].ik.as_mut().unwrap().loop_count = 3;
+    bones[8].ik.as_mut().unwrap().limit_angle = 4.0;
+    bones[TWIST].flags |= bone_flags::APPEND_ROTATE;
+    bones[TWIST].append = Some(Append {
+        parent: 10,
+        ratio: 0.5,
+    });
+    let morphs = vec![
+        Morph {
+            name: "腕上げ".into(),
+            name_en: String::new(),
+            panel: 4,
+            offsets: MorphOffsets::Bone(vec![BoneOffset {
+                bone: 10,
+                translation: [0.0, 0.0, 0.0],
+                rotation: [0.0, 0.0, 0.258819, 0.9659258],
+            }]),
+        },
+        Morph {
+            name: "グループ".into(),
+            name_en: String::new(),
+            panel: 4,
+            offsets: MorphOffsets::Group(vec![GroupOffset {
+                morph: 0,
+                ratio: 0.5,
+            }]),
+        },
+    ];
+    Pmx {
+        header: Header {
+            version: 2.0,
+            encoding: TextEncoding::Utf16Le,
+            additional_uvs: 0,
+            vertex_index_size: 2,
+            texture_index_size: 1,
+            material_index_size: 1,
+            bone_index_size: 1,
+            morph_index_size: 1,
+            rigid_body_index_size: 1,
+            extra_globals: Vec::new(),
+        },
+        info: ModelInfo {
+            name: "rig".into(),
+            ..Default::default()
+        },
+        vertices: Vec::new(),
+        indices: Vec::new(),
+        textures: Vec::new(),
+        materials: Vec::new(),
+        bones,
+        morphs,
+        display_frames: Vec::new(),
+        rigid_bodies: Vec::new(),
+        joints: Vec::new(),
+        soft_bodies: Vec::new(),
+    }
+}
+
+fn key(name: &str, frame: u32, t: [f32; 3], r: [f32; 4], curve: [u8; 4]) -> BoneKey {
+    let c = odori_format::vmd::Bezier::from_bytes(curve[0], curve[1], curve[2], curve[3]);
+    let curves = odori_format::vmd::BoneCurves {
+        x: c,
+        y: c,
+        z: c,
+        rotation: c,
+    };
+    BoneKey {
+        name: SjisName::new(name),
+        frame,
+        translation: t,
+        rotation: r,
+        interpolation: BoneKey::encode_curves(&curves, false),
+    }
+}
+
+/// A 60-frame motion: the centre bobs, the foot IK steps, the arm swings, the group morph
+/// rises and falls.
+pub fn dance() -> Vmd {
+    let (s, c) = (0.3f32.sin(), 0.3f32.cos());
+    Vmd {
+        magic: {
+            let mut m = [0u8; 30];
+            m[..25].copy_from_slice(odori_format::vmd::MAGIC_V2);
+            m
+        },
+        model_name: SjisName::new("rig"),
+        bones: vec![
+            key(
+                "センター",
+                0,
+                [0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [20, 20, 107, 107],
+            ),
+            key(
+                "センター",
+                30,
+                [0.0, -1.5, 0.5],
+                [0.0, 0.0, 0.0, 1.0],
+                [64, 0, 64, 127],
+            ),
+            key(
+                "センター",
+                60,
+                [0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [20, 20, 107, 107],
+            ),
+            key(
+                "左足ＩＫ",
+                0,
+                [0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [20, 20, 107, 107],
+            ),
+            key(
+                "左足ＩＫ",
+                30,
+                [0.3, 2.0, -1.0],
+                [s, 0.0, 0.0, c],
+                [10, 90, 40, 120],
+            ),
+            key(
+                "左足ＩＫ",
+                60,
+                [0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [20, 20, 107, 107],
+            ),
+            key(
+                "左腕",
+                0,
+                [0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [20, 20, 107, 107],
+            ),
+            key(
+                "左腕",
+                40,
+                [0.0, 0.0, 0.0],
+                [0.2, 0.3, -0.4, 0.84],
+                [40, 10, 90, 120],
+            ),
+        ],
+        morphs: vec![
+            MorphKey {
+                name: SjisName::new("グループ"),
+                frame: 0,
+                weight: 0.0,
+            },
+            MorphKey {
+                name: SjisName::new("グループ"),
+                frame: 20,
+                weight: 1.0,
+            },
+            MorphKey {
+                name: SjisName::new("グループ"),
+                frame: 50,
+                weight: 0.0,
+            },
+        ],
+        cameras: Vec::new(),
+        lights: Vec::new(),
+        self_shadows: Vec::new(),
+        properties: Vec::new(),
+        sections_present: 2,
+    }
+}

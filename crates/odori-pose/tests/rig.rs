@@ -1,0 +1,154 @@
+//! Runtime behaviour on the rig built in code: rest pose, allocation-free evaluation, append,
+//! morphs, knee limits. These run without `../shared`.
+
+mod common;
+
+use glam::{Quat, Vec3A};
+use odori_pose::{Instance, Model, Motion};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// Counts allocations per thread, so tests running beside each other do not add to each
+/// other's counts.
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: the thread-local may already be gone while a thread shuts down.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations this thread makes while running `f`.
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+/// Quaternions equal up to sign within 1e-5 (acos-based angles are too coarse near 0 in f32).
+fn close(a: Quat, b: Quat) -> bool {
+    (a - b).length().min((a + b).length()) < 1e-5
+}
+
+#[test]
+fn evaluation_allocates_nothing() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 0.0);
+    let n = allocations_during(|| {
+        for f in 0..240 {
+            inst.evaluate(&model, &motion, f as f32 * 0.25);
+        }
+        inst.evaluate(&model, &motion, 3.0); // a seek backwards
+    });
+    assert_eq!(n, 0, "{n} allocations while evaluating frames");
+}
+
+#[test]
+fn real_model_evaluation_allocates_nothing() {
+    let (Some(p), Some(v)) = (
+        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+    ) else {
+        return;
+    };
+    let model = Model::from_pmx(&odori_format::Pmx::read(p).unwrap()).unwrap();
+    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(v).unwrap());
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 0.0);
+    let n = allocations_during(|| {
+        for f in 0..2810 {
+            inst.evaluate(&model, &motion, f as f32);
+        }
+    });
+    assert_eq!(n, 0, "{n} allocations over 2,810 frames");
+}
+
+#[test]
+fn rest_pose_without_motion_keeps_bones_at_rest() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let motion = Motion::empty(&model);
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 0.0);
+    for b in 0..model.bone_count() {
+        let w = inst.world[b];
+        assert!(
+            (Vec3A::from(w.translation) - model.rest[b])
+                .abs()
+                .max_element()
+                < 1e-5,
+            "bone {b}"
+        );
+        assert!(
+            close(Quat::from_mat3a(&w.matrix3), Quat::IDENTITY),
+            "bone {b}"
+        );
+    }
+}
+
+#[test]
+fn append_twist_takes_half_the_arm_rotation() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 40.0);
+    let arm = inst.pose_rotation[10];
+    let twist_local = inst.local_rotation[common::TWIST];
+    let half = Quat::IDENTITY.slerp(arm, 0.5);
+    assert!(close(twist_local, half), "{twist_local:?} vs {half:?}");
+}
+
+#[test]
+fn group_morph_drives_bone_morph_at_its_ratio() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 20.0);
+    assert!((inst.morph_weights[1] - 1.0).abs() < 1e-6);
+    assert!((inst.effective_morph_weights[0] - 0.5).abs() < 1e-6);
+}
+
+#[test]
+fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let mut inst = Instance::new(&model, &motion);
+    for f in 0..=60 {
+        inst.evaluate(&model, &motion, f as f32);
+        let (axis, angle) = inst.local_rotation[common::KNEE].to_axis_angle();
+        let x_angle = axis.x * angle;
+        assert!(
+            x_angle <= 1e-4 && x_angle >= -std::f32::consts::PI - 1e-4,
+            "frame {f}: knee {x_angle}"
+        );
+        assert!(
+            axis.y.abs() * angle < 1e-3 && axis.z.abs() * angle < 1e-3,
+            "knee off-axis at {f}"
+        );
+    }
+    inst.evaluate(&model, &motion, 30.0);
+    let goal = inst.world[common::LEG_IK].translation;
+    let ankle = inst.world[common::ANKLE].translation;
+    assert!(goal.distance(ankle) < 0.05, "ankle {ankle} goal {goal}");
+}

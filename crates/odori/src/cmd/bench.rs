@@ -1,0 +1,105 @@
+//! `odori bench`: how long pose evaluation takes, per frame and per stage.
+//!
+//! Medians over every frame of the motion, in playback order (as a player evaluates them),
+//! then N instances sharing one model and motion, each at its own frame, in parallel.
+
+use crate::load;
+use anyhow::Result;
+use odori_pose::{Instance, morph};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort_unstable();
+    if v.is_empty() {
+        Duration::ZERO
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+pub fn run(
+    model_path: &Path,
+    motion_paths: &[PathBuf],
+    instances: usize,
+    passes: usize,
+) -> Result<()> {
+    let loaded = load::model(model_path)?;
+    let model = &loaded.model;
+    let files = load::motion_files(motion_paths)?;
+    let motion = load::bind(model, &files);
+    let frames = motion.end_frame.max(0.0) as usize + 1;
+    println!(
+        "model: {} ({} bones, {} IK solvers, {} morphs); motion: {} frames",
+        model_path.display(),
+        model.bone_count(),
+        model.solvers.len(),
+        model.morph_count(),
+        frames
+    );
+
+    let mut inst = Instance::new(model, &motion);
+    let mut total = Vec::with_capacity(frames * passes);
+    for _ in 0..passes.max(1) {
+        for f in 0..frames {
+            let t = Instant::now();
+            inst.evaluate(model, &motion, f as f32);
+            total.push(t.elapsed());
+        }
+    }
+    let mut stages: [Vec<Duration>; 4] = Default::default();
+    for f in 0..frames {
+        let t0 = Instant::now();
+        inst.sample(model, &motion, f as f32);
+        let t1 = Instant::now();
+        morph::apply(model, &mut inst);
+        let t2 = Instant::now();
+        inst.before_physics_pass(model);
+        let t3 = Instant::now();
+        inst.after_physics(model);
+        let t4 = Instant::now();
+        for (s, d) in stages.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2, t4 - t3]) {
+            s.push(d);
+        }
+    }
+    println!(
+        "single thread, median per frame: {:.2} µs",
+        us(median(&mut total))
+    );
+    for (name, s) in [
+        "sample keyframes",
+        "morphs",
+        "FK + append + IK",
+        "after-physics + skinning",
+    ]
+    .iter()
+    .zip(stages.iter_mut())
+    {
+        println!("  {name:<26} {:.2} µs", us(median(s)));
+    }
+
+    let mut pool: Vec<Instance> = (0..instances)
+        .map(|_| Instance::new(model, &motion))
+        .collect();
+    let ticks = 60;
+    let mut per_tick = Vec::with_capacity(ticks);
+    for tick in 0..ticks {
+        let t = Instant::now();
+        pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
+            let f = (i * 37 + tick) % frames;
+            inst.evaluate(model, &motion, f as f32);
+        });
+        per_tick.push(t.elapsed());
+    }
+    println!(
+        "{instances} instances in parallel ({} threads), median per frame: {:.3} ms",
+        rayon::current_num_threads(),
+        median(&mut per_tick).as_secs_f64() * 1e3
+    );
+    Ok(())
+}

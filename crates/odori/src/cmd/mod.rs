@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod bench;
+pub mod info;
+pub mod pose;
