@@ -1,3 +1,30 @@
-//! The wgpu renderer with MMD's toon look.
+//! odori's renderer: MikuMikuDance's look on wgpu, headless.
 //!
-//! Not built yet (issue "Render a dance to video").
+//! A [`RenderModel`] (materials, draw ranges and static vertex data from a PMX or PMD) is
+//! drawn by a [`Renderer`] each frame from deformed vertices, material-morph state, a camera
+//! ([`camera`]) and a light ([`light`]): MMD's toon shading with sphere maps and specular,
+//! alpha blending in material order, inverted-hull edges, a ground shadow and a self-shadow
+//! map, MSAA, read back as RGBA8. Textures resolve like MMD's ([`textures`]); the ten shared
+//! toon ramps are drawn by odori ([`toon`]). [`demo`] generates a small dancing character so
+//! everything runs with no files at all.
+
+pub mod camera;
+pub mod cpu_deform;
+pub mod demo;
+pub mod gpu;
+pub mod light;
+pub mod materials;
+pub mod model;
+mod pipelines;
+pub mod renderer;
+pub mod scene;
+pub mod target;
+pub mod textures;
+pub mod toon;
+
+pub use camera::{CameraMotion, CameraPose};
+pub use gpu::Gpu;
+pub use light::{Light, LightMotion};
+pub use model::RenderModel;
+pub use renderer::{FrameInput, RenderOptions, Renderer};
+pub use textures::TextureSource;

@@ -61,11 +61,34 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         passes: usize,
     },
-    /// Render a dance to video (not built yet: see the README's status).
+    /// Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs. With no
+    /// files, renders the embedded demo character and dance.
     Render {
+        /// MODEL (PMX or PMD) then VMD motions, merged in order.
         files: Vec<PathBuf>,
-        #[arg(short, long)]
-        output: Option<PathBuf>,
+        /// Camera motion VMD (default: the motions' own camera keys, else a framing camera).
+        #[arg(long)]
+        camera: Option<PathBuf>,
+        /// Soundtrack (MP3 stored as is, WAV as PCM), cut to the rendered range.
+        #[arg(long)]
+        audio: Option<PathBuf>,
+        /// `.mp4`, `.png` (first frame of the range) or a folder for PNG frames.
+        #[arg(short, long, default_value = "odori.mp4")]
+        output: PathBuf,
+        #[arg(long, default_value = "1280x720")]
+        size: String,
+        /// Output frames per second (MMD's motion runs at 30).
+        #[arg(long, default_value_t = 30)]
+        fps: u32,
+        /// MMD frames `a:b` (30 per second, b included); default the whole motion.
+        #[arg(long)]
+        range: Option<String>,
+        /// MSAA samples (1 = off).
+        #[arg(long, default_value_t = 4)]
+        msaa: u32,
+        /// Skip rigid-body physics.
+        #[arg(long)]
+        no_physics: bool,
     },
 }
 
@@ -86,11 +109,26 @@ fn main() -> Result<()> {
             instances,
             passes,
         } => cmd::bench::run(&model, &motions, instances, passes),
-        Command::Render { .. } => {
-            anyhow::bail!(
-                "odori render is not built yet: the renderer is the next milestone. \
-                 `odori pose` evaluates poses today."
-            )
-        }
+        Command::Render {
+            files,
+            camera,
+            audio,
+            output,
+            size,
+            fps,
+            range,
+            msaa,
+            no_physics,
+        } => cmd::render::run(cmd::render::Args {
+            files,
+            camera,
+            audio,
+            output,
+            size,
+            fps,
+            range,
+            msaa,
+            physics: !no_physics,
+        }),
     }
 }

@@ -3,3 +3,4 @@
 pub mod bench;
 pub mod info;
 pub mod pose;
+pub mod render;

@@ -1,0 +1,80 @@
+//! The wgpu device, found headless: a real GPU when there is one, else Mesa's software
+//! rasterisers (lavapipe through Vulkan, llvmpipe through GL/EGL).
+
+use std::fmt;
+
+/// A device and queue with what was found.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+}
+
+/// No adapter could be opened.
+#[derive(Debug)]
+pub struct NoAdapter(pub String);
+
+impl fmt::Display for NoAdapter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no GPU adapter found ({}). On a machine without a GPU install Mesa's software \
+             renderer: `apt-get install mesa-vulkan-drivers libvulkan1` (Vulkan/lavapipe) or \
+             `apt-get install libegl1 libgl1-mesa-dri` (GL/llvmpipe); WGPU_BACKEND=vulkan|gl \
+             picks one",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoAdapter {}
+
+impl Gpu {
+    /// Open the best adapter: `WGPU_BACKEND` / `WGPU_ADAPTER_NAME` are honoured; otherwise
+    /// Vulkan then GL, hardware before software.
+    pub fn new() -> Result<Gpu, NoAdapter> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::GL;
+        let desc = desc.with_env();
+        let instance = wgpu::Instance::new(desc);
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: None,
+        }))
+        .map_err(|e| NoAdapter(e.to_string()))?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("odori"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))
+        .map_err(|e| NoAdapter(format!("{} ({:?}): {e}", info.name, info.backend)))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+        })
+    }
+
+    /// A one-line description for logs: adapter name and backend.
+    pub fn describe(&self) -> String {
+        format!("{} ({:?}, {:?})", self.info.name, self.info.backend, self.info.device_type)
+    }
+}
+
+/// For tests: the GPU, or `None` after printing a skip notice. `ODORI_REQUIRE_GPU=1` turns the
+/// skip into a panic (CI, which installs Mesa).
+pub fn for_tests() -> Option<Gpu> {
+    match Gpu::new() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if std::env::var("ODORI_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+                panic!("{e}");
+            }
+            eprintln!("SKIPPED: {e}");
+            None
+        }
+    }
+}

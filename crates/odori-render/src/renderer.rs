@@ -1,0 +1,444 @@
+//! One model on screen: GPU buffers, the self-shadow map, and the passes of a frame in MMD's
+//! order — self-shadow depth, then in the main pass the ground shadow, the materials in file
+//! order (alpha-blended, so order matters as in MMD) and their edges.
+
+use crate::camera::CameraPose;
+use crate::gpu::Gpu;
+use crate::light::Light;
+use crate::materials::{self, Materials};
+use crate::model::RenderModel;
+use crate::pipelines::{Pipelines, SHADOW_FORMAT};
+use crate::target::Target;
+use crate::textures::TextureSource;
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+use odori_pose::MaterialState;
+use wgpu::util::DeviceExt;
+
+/// What a frame looks like beyond the model: size, antialiasing, which MMD effects are on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    pub width: u32,
+    pub height: u32,
+    /// MSAA samples (rounded down to what the adapter supports).
+    pub msaa: u32,
+    pub self_shadow: bool,
+    pub ground_shadow: bool,
+    pub edges: bool,
+    /// Clear colour, RGBA 0..1 (MMD's default background is white).
+    pub background: [f32; 4],
+    /// RGBA of the ground shadow.
+    pub ground_color: [f32; 4],
+    /// Self-shadow map size, texels.
+    pub shadow_map_size: u32,
+    /// Frames in flight (readback buffers).
+    pub slots: usize,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            width: 1280,
+            height: 720,
+            msaa: 4,
+            self_shadow: true,
+            ground_shadow: true,
+            edges: true,
+            background: [1.0, 1.0, 1.0, 1.0],
+            ground_color: [0.0, 0.0, 0.0, 0.35],
+            shadow_map_size: 2048,
+            slots: 3,
+        }
+    }
+}
+
+/// The per-frame inputs that are not vertex data.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameInput<'a> {
+    pub camera: CameraPose,
+    pub light: Light,
+    /// Material morph state per material (`Instance::materials`); empty = unmorphed.
+    pub materials: &'a [MaterialState],
+    /// `Instance::visible` (property keys can hide the model).
+    pub visible: bool,
+    /// A sphere around the posed model (centre, radius): what the self-shadow map covers.
+    pub focus: (Vec3, f32),
+}
+
+/// Matches `Frame` in `mmd.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct FrameUniform {
+    view: [[f32; 4]; 4],
+    proj: [[f32; 4]; 4],
+    light_view_proj: [[f32; 4]; 4],
+    ground: [[f32; 4]; 4],
+    eye: [f32; 4],
+    light_dir: [f32; 4],
+    light_color: [f32; 4],
+    ground_color: [f32; 4],
+    viewport: [f32; 4],
+}
+
+pub struct Renderer {
+    pub gpu: Gpu,
+    pub options: RenderOptions,
+    model: RenderModel,
+    target: Target,
+    pipelines: Pipelines,
+    materials: Materials,
+    frame_buffer: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    shadow_group: wgpu::BindGroup,
+    shadow_view: wgpu::TextureView,
+    deformed: wgpu::Buffer,
+    static_vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    staging: Vec<[f32; 12]>,
+}
+
+/// Ground-shadow projection: each point slides along the light direction onto y = 0 (lifted
+/// a hair so it never fights a floor at 0).
+fn ground_matrix(dir: Vec3) -> Option<Mat4> {
+    if dir.y > -0.05 {
+        return None; // light from below or grazing: no ground shadow
+    }
+    let (kx, kz) = (dir.x / dir.y, dir.z / dir.y);
+    Some(Mat4::from_cols(
+        Vec4::new(1.0, 0.0, 0.0, 0.0),
+        Vec4::new(-kx, 0.0, -kz, 0.0),
+        Vec4::new(0.0, 0.0, 1.0, 0.0),
+        Vec4::new(0.0, 0.01, 0.0, 1.0),
+    ))
+}
+
+/// An orthographic view from the light that encloses the focus sphere.
+fn light_view_proj(dir: Vec3, (center, radius): (Vec3, f32)) -> Mat4 {
+    let dir = dir.try_normalize().unwrap_or(Vec3::NEG_Y);
+    let up = if dir.y.abs() > 0.99 { Vec3::Z } else { Vec3::Y };
+    let r = radius.max(1.0);
+    let eye = center - dir * r * 2.0;
+    Mat4::orthographic_lh(-r, r, -r, r, 0.0, r * 4.0) * Mat4::look_to_lh(eye, dir, up)
+}
+
+impl Renderer {
+    pub fn new(
+        gpu: Gpu,
+        model: RenderModel,
+        textures: &TextureSource,
+        options: RenderOptions,
+    ) -> Renderer {
+        let device = &gpu.device;
+        // Sample counts the colour format allows on this adapter.
+        let samples = [1, 2, 4, 8];
+        let target = Target::new(
+            device,
+            &samples,
+            options.width,
+            options.height,
+            options.msaa,
+            options.slots,
+        );
+        let pipelines = Pipelines::new(device, target.samples);
+        let pair = (gpu.device.clone(), gpu.queue.clone());
+        let materials = Materials::new(&pair, &pipelines.material_layout, &model, textures);
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &pipelines.frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_buffer.as_entire_binding(),
+            }],
+        });
+        let shadow_size = options.shadow_map_size.clamp(64, 8192);
+        let shadow_view = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("self-shadow map"),
+                size: wgpu::Extent3d {
+                    width: shadow_size,
+                    height: shadow_size,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: SHADOW_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("shadow compare"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        });
+        let shadow_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("shadow map"),
+            layout: &pipelines.shadow_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&shadow_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&shadow_sampler),
+                },
+            ],
+        });
+        let n = model.vertex_count().max(1);
+        let deformed = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("deformed vertices"),
+            size: (n * 48) as u64,
+            usage: wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let mut static_data: Vec<[f32; 8]> = model
+            .uv1
+            .iter()
+            .zip(&model.edge_scale)
+            .map(|(uv, &e)| [uv[0], uv[1], uv[2], uv[3], e, 0.0, 0.0, 0.0])
+            .collect();
+        static_data.resize(n, [0.0; 8]);
+        let static_vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("static vertices"),
+            contents: bytemuck::cast_slice(&static_data),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        // Out-of-range indices (a damaged file) are pointed at vertex 0 rather than read
+        // past the buffer.
+        let vc = model.vertex_count() as u32;
+        let mut index_data: Vec<u32> = model
+            .indices
+            .iter()
+            .map(|&i| if i < vc { i } else { 0 })
+            .collect();
+        index_data.resize(index_data.len().max(3), 0);
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("indices"),
+            contents: bytemuck::cast_slice(&index_data),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        Renderer {
+            gpu,
+            options,
+            model,
+            target,
+            pipelines,
+            materials,
+            frame_buffer,
+            frame_group,
+            shadow_group,
+            shadow_view,
+            deformed,
+            static_vertices,
+            indices,
+            staging: Vec::new(),
+        }
+    }
+
+    /// Texture problems met while loading the model's materials.
+    pub fn warnings(&self) -> &[String] {
+        &self.materials.warnings
+    }
+
+    pub fn model(&self) -> &RenderModel {
+        &self.model
+    }
+
+    /// MSAA samples actually used.
+    pub fn samples(&self) -> u32 {
+        self.target.samples
+    }
+
+    pub fn slots(&self) -> usize {
+        self.target.slots()
+    }
+
+    /// Upload CPU-deformed vertices (positions, normals, UVs; one per model vertex).
+    pub fn upload_vertices(&mut self, positions: &[[f32; 3]], normals: &[[f32; 3]], uvs: &[[f32; 2]]) {
+        self.staging.clear();
+        self.staging.extend(
+            positions
+                .iter()
+                .zip(normals)
+                .zip(uvs)
+                .map(|((p, n), t)| [p[0], p[1], p[2], 1.0, n[0], n[1], n[2], 0.0, t[0], t[1], 0.0, 0.0]),
+        );
+        if !self.staging.is_empty() {
+            self.gpu
+                .queue
+                .write_buffer(&self.deformed, 0, bytemuck::cast_slice(&self.staging));
+        }
+    }
+
+    /// Record and submit one frame into readback slot `slot`; read it with [`Renderer::read`].
+    pub fn render(&mut self, input: &FrameInput<'_>, slot: usize) {
+        let o = &self.options;
+        let aspect = o.width as f32 / o.height.max(1) as f32;
+        let light_dir = input.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
+        let ground = if o.ground_shadow {
+            ground_matrix(light_dir)
+        } else {
+            None
+        };
+        let lvp = light_view_proj(light_dir, input.focus);
+        let uniform = FrameUniform {
+            view: input.camera.view().to_cols_array_2d(),
+            proj: input.camera.projection(aspect).to_cols_array_2d(),
+            light_view_proj: lvp.to_cols_array_2d(),
+            ground: ground.unwrap_or(Mat4::IDENTITY).to_cols_array_2d(),
+            eye: input.camera.eye().extend(1.0).to_array(),
+            light_dir: light_dir.extend(0.0).to_array(),
+            light_color: input.light.color.extend(1.0).to_array(),
+            ground_color: o.ground_color,
+            viewport: [
+                o.width as f32,
+                o.height as f32,
+                // Edge width in pixels per unit of edge size, proportional to frame height.
+                o.height as f32 / 600.0,
+                if o.self_shadow { 1.0 } else { 0.0 },
+            ],
+        };
+        let queue = &self.gpu.queue;
+        queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
+        self.materials
+            .update(queue, &self.model, input.materials);
+
+        // Which materials draw this frame: alpha 0 hides a material (MMD's idiom for parts
+        // switched by material morphs).
+        let alpha: Vec<(f32, f32)> = (0..self.model.materials.len())
+            .map(|i| {
+                let base = materials::base_values(&self.model.materials[i]);
+                let v = input.materials.get(i).map_or(base, |s| s.resolve(&base));
+                (v.diffuse.w, v.edge_size)
+            })
+            .collect();
+        let mats = &self.model.materials;
+        let visible = |i: usize| input.visible && alpha[i].0 > 0.0;
+
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        if self.options.self_shadow {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("self-shadow"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipelines.shadow);
+            pass.set_bind_group(0, &self.frame_group, &[]);
+            pass.set_vertex_buffer(0, self.deformed.slice(..));
+            pass.set_vertex_buffer(1, self.static_vertices.slice(..));
+            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+            for (i, m) in mats.iter().enumerate() {
+                if m.cast_shadow && visible(i) && !m.indices.is_empty() {
+                    pass.draw_indexed(m.indices.clone(), 0, 0..1);
+                }
+            }
+        }
+        {
+            let bg = self.options.background.map(|c| c as f64);
+            let color = self.target.color_attachment(wgpu::Color {
+                r: bg[0],
+                g: bg[1],
+                b: bg[2],
+                a: bg[3],
+            });
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("main"),
+                color_attachments: &[Some(color)],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.target.depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_vertex_buffer(0, self.deformed.slice(..));
+            pass.set_vertex_buffer(1, self.static_vertices.slice(..));
+            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.set_bind_group(0, &self.frame_group, &[]);
+            if ground.is_some() {
+                pass.set_pipeline(&self.pipelines.ground);
+                pass.set_stencil_reference(0);
+                for (i, m) in mats.iter().enumerate() {
+                    if m.ground_shadow && visible(i) && !m.indices.is_empty() {
+                        pass.draw_indexed(m.indices.clone(), 0, 0..1);
+                    }
+                }
+            }
+            pass.set_bind_group(2, &self.shadow_group, &[]);
+            for (i, m) in mats.iter().enumerate() {
+                if !visible(i) || m.indices.is_empty() {
+                    continue;
+                }
+                pass.set_pipeline(if m.double_sided {
+                    &self.pipelines.model_double
+                } else {
+                    &self.pipelines.model_culled
+                });
+                let offset = (i as u64 * materials::STRIDE) as u32;
+                pass.set_bind_group(1, &self.materials.list[i].bind_group, &[offset]);
+                pass.draw_indexed(m.indices.clone(), 0, 0..1);
+            }
+            if self.options.edges {
+                pass.set_pipeline(&self.pipelines.edge);
+                for (i, m) in mats.iter().enumerate() {
+                    if m.edge && visible(i) && alpha[i].1 > 0.0 && !m.indices.is_empty() {
+                        let offset = (i as u64 * materials::STRIDE) as u32;
+                        pass.set_bind_group(1, &self.materials.list[i].bind_group, &[offset]);
+                        pass.draw_indexed(m.indices.clone(), 0, 0..1);
+                    }
+                }
+            }
+        }
+        self.target.copy_to_slot(&mut encoder, slot % self.target.slots());
+        self.gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Wait for slot `slot` and copy its pixels (RGBA8, rows top to bottom) into `out`.
+    pub fn read(&self, slot: usize, out: &mut Vec<u8>) {
+        self.target
+            .read_slot(&self.gpu.device, slot % self.target.slots(), out);
+    }
+
+    /// Render one frame and read it back (no overlap): for tests and single images.
+    pub fn render_image(&mut self, input: &FrameInput<'_>) -> image::RgbaImage {
+        self.render(input, 0);
+        let mut px = Vec::new();
+        self.read(0, &mut px);
+        image::RgbaImage::from_raw(self.options.width, self.options.height, px)
+            .expect("readback has width × height pixels")
+    }
+}

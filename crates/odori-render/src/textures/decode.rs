@@ -1,0 +1,113 @@
+//! Decoding texture files to RGBA8, never panicking: a broken file is an error the caller
+//! turns into a warning and a fallback.
+
+use image::RgbaImage;
+
+/// Decode PNG, JPEG, BMP, TGA or DDS bytes (format sniffed from the content, then from the
+/// extension for TGA, which has no magic).
+pub fn decode(bytes: &[u8], ext: &str) -> Result<RgbaImage, String> {
+    if let Some(img) = bmp_with_alpha(bytes) {
+        return Ok(img);
+    }
+    let guessed = image::guess_format(bytes).ok().or_else(|| {
+        if ext.eq_ignore_ascii_case("tga") {
+            Some(image::ImageFormat::Tga)
+        } else {
+            None
+        }
+    });
+    let format = guessed.ok_or_else(|| "unknown image format".to_string())?;
+    // A hostile header can claim a huge size: cap what the decoder may allocate.
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(16384);
+    limits.max_image_height = Some(16384);
+    limits.max_alloc = Some(1 << 30);
+    reader.limits(limits);
+    std::panic::catch_unwind(move || reader.decode())
+        .map_err(|_| "decoder panicked".to_string())?
+        .map(|i| i.to_rgba8())
+        .map_err(|e| e.to_string())
+}
+
+/// MMD reads the fourth byte of 32-bit uncompressed BMPs as alpha (models ship eye and hair
+/// textures that way), where most decoders treat it as padding. When every such byte is 0 the
+/// file has no alpha and is opaque. `None`: not that kind of BMP; the general decoder takes it.
+fn bmp_with_alpha(b: &[u8]) -> Option<RgbaImage> {
+    let u16_at = |o: usize| b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
+    let u32_at = |o: usize| {
+        b.get(o..o + 4)
+            .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    };
+    if !b.starts_with(b"BM") || u16_at(28)? != 32 || u32_at(30)? != 0 {
+        return None;
+    }
+    let offset = u32_at(10)? as usize;
+    let width = u32_at(18)? as i32;
+    let height = u32_at(22)? as i32;
+    if width <= 0 || height == 0 || width > 16384 || height.unsigned_abs() > 16384 {
+        return None;
+    }
+    let (w, h) = (width as usize, height.unsigned_abs() as usize);
+    let data = b.get(offset..offset.checked_add(w * h * 4)?)?;
+    let any_alpha = data.chunks_exact(4).any(|p| p[3] != 0);
+    let mut img = RgbaImage::new(w as u32, h as u32);
+    for y in 0..h {
+        // Positive height: rows stored bottom-up.
+        let src_row = if height > 0 { h - 1 - y } else { y };
+        let row = &data[src_row * w * 4..(src_row + 1) * w * 4];
+        for x in 0..w {
+            let p = &row[x * 4..x * 4 + 4];
+            let a = if any_alpha { p[3] } else { 255 };
+            img.put_pixel(x as u32, y as u32, image::Rgba([p[2], p[1], p[0], a]));
+        }
+    }
+    Some(img)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bmp32(pixels: &[[u8; 4]], w: i32, h: i32) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(b"BM");
+        b.extend_from_slice(&(54 + pixels.len() as u32 * 4).to_le_bytes());
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&54u32.to_le_bytes());
+        b.extend_from_slice(&40u32.to_le_bytes());
+        b.extend_from_slice(&w.to_le_bytes());
+        b.extend_from_slice(&h.to_le_bytes());
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&32u16.to_le_bytes());
+        b.extend_from_slice(&[0; 24]);
+        for p in pixels {
+            b.extend_from_slice(p);
+        }
+        b
+    }
+
+    #[test]
+    fn bmp_alpha_byte_is_alpha() {
+        // Bottom-up: the first stored row is the image's last.
+        let b = bmp32(&[[0, 0, 255, 10], [255, 0, 0, 200]], 1, 2);
+        let img = decode(&b, "bmp").unwrap();
+        assert_eq!(img.get_pixel(0, 1).0, [255, 0, 0, 10]);
+        assert_eq!(img.get_pixel(0, 0).0, [0, 0, 255, 200]);
+    }
+
+    #[test]
+    fn bmp_zero_alpha_is_opaque() {
+        let b = bmp32(&[[1, 2, 3, 0]], 1, 1);
+        assert_eq!(decode(&b, "bmp").unwrap().get_pixel(0, 0).0, [3, 2, 1, 255]);
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(decode(b"not an image", "png").is_err());
+        assert!(decode(b"\x89PNG\r\n\x1a\n broken", "png").is_err());
+        let mut b = bmp32(&[[1, 2, 3, 4]], 1, 1);
+        b.truncate(56);
+        let _ = decode(&b, "bmp"); // must not panic
+    }
+}

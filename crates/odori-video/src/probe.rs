@@ -1,0 +1,163 @@
+//! Reading an MP4 back: track kinds, sample counts and durations, and decoding a video frame,
+//! so tests (and users) can check what `odori render` wrote without ffmpeg.
+
+use openh264::OpenH264API;
+use openh264::decoder::{Decoder, DecoderConfig};
+use openh264::formats::YUVSource;
+
+/// One track's summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    pub handler: [u8; 4],
+    /// The sample entry type (`avc1`, `mp4a`, `sowt`).
+    pub codec: [u8; 4],
+    pub timescale: u32,
+    pub duration: u64,
+    pub samples: u32,
+    pub width: u16,
+    pub height: u16,
+    sizes: Vec<u32>,
+    offsets: Vec<u64>,
+    avcc: Vec<u8>,
+}
+
+impl Track {
+    pub fn seconds(&self) -> f64 {
+        self.duration as f64 / self.timescale.max(1) as f64
+    }
+}
+
+fn boxes(data: &[u8]) -> Vec<([u8; 4], &[u8])> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 8 <= data.len() {
+        let size = u32::from_be_bytes(data[i..i + 4].try_into().unwrap()) as u64;
+        let kind: [u8; 4] = data[i + 4..i + 8].try_into().unwrap();
+        let (hdr, size) = match size {
+            1 if i + 16 <= data.len() => (
+                16,
+                u64::from_be_bytes(data[i + 8..i + 16].try_into().unwrap()),
+            ),
+            0 => (8, (data.len() - i) as u64),
+            s => (8, s),
+        };
+        let end = (i as u64 + size).min(data.len() as u64) as usize;
+        if size < hdr as u64 || end <= i {
+            break;
+        }
+        out.push((kind, &data[i + hdr..end]));
+        i = end;
+    }
+    out
+}
+
+fn child<'a>(data: &'a [u8], kind: &[u8; 4]) -> Option<&'a [u8]> {
+    boxes(data).into_iter().find(|b| &b.0 == kind).map(|b| b.1)
+}
+
+fn be32(d: &[u8], o: usize) -> u32 {
+    d.get(o..o + 4)
+        .map_or(0, |s| u32::from_be_bytes(s.try_into().unwrap()))
+}
+
+/// The tracks of an MP4 file's bytes.
+pub fn tracks(file: &[u8]) -> Vec<Track> {
+    let Some(moov) = child(file, b"moov") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (kind, trak) in boxes(moov) {
+        if &kind != b"trak" {
+            continue;
+        }
+        let Some(mdia) = child(trak, b"mdia") else { continue };
+        let mdhd = child(mdia, b"mdhd").unwrap_or(&[]);
+        let hdlr = child(mdia, b"hdlr").unwrap_or(&[]);
+        let stbl = child(mdia, b"minf").and_then(|m| child(m, b"stbl")).unwrap_or(&[]);
+        let stsd = child(stbl, b"stsd").unwrap_or(&[]);
+        let entry = stsd.get(8..).map(boxes).unwrap_or_default();
+        let (codec, body) = entry.first().copied().unwrap_or(([0; 4], &[]));
+        let stsz = child(stbl, b"stsz").unwrap_or(&[]);
+        let n = be32(stsz, 8);
+        let fixed = be32(stsz, 4);
+        let sizes: Vec<u32> = if fixed != 0 {
+            vec![fixed; n as usize]
+        } else {
+            (0..n as usize).map(|i| be32(stsz, 12 + 4 * i)).collect()
+        };
+        let offsets: Vec<u64> = match child(stbl, b"co64") {
+            Some(c) => (0..be32(c, 4) as usize)
+                .map(|i| {
+                    c.get(8 + 8 * i..16 + 8 * i)
+                        .map_or(0, |s| u64::from_be_bytes(s.try_into().unwrap()))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let avcc = if &codec == b"avc1" {
+            body.get(78..).and_then(|b| child(b, b"avcC")).unwrap_or(&[]).to_vec()
+        } else {
+            Vec::new()
+        };
+        let u16_at = |o: usize| body.get(o..o + 2).map_or(0, |s| u16::from_be_bytes([s[0], s[1]]));
+        out.push(Track {
+            handler: hdlr.get(8..12).map_or([0; 4], |s| s.try_into().unwrap()),
+            codec,
+            timescale: be32(mdhd, 12),
+            duration: be32(mdhd, 16) as u64,
+            samples: n,
+            width: if &codec == b"avc1" { u16_at(24) } else { 0 },
+            height: if &codec == b"avc1" { u16_at(26) } else { 0 },
+            sizes,
+            offsets,
+            avcc,
+        });
+    }
+    out
+}
+
+/// Decode video frames `0..=index` of `track` (one sample per chunk, as our writer stores
+/// them) and return frame `index` as RGBA8 with its size.
+pub fn decode_frame(file: &[u8], track: &Track, index: usize) -> Result<(u32, u32, Vec<u8>), String> {
+    let avcc = &track.avcc;
+    if avcc.len() < 8 {
+        return Err("no avcC".into());
+    }
+    let mut annex = Vec::new();
+    // SPS and PPS from avcC, as Annex B.
+    let sps_len = u16::from_be_bytes([avcc[6], avcc[7]]) as usize;
+    let sps = avcc.get(8..8 + sps_len).ok_or("bad avcC")?;
+    let pps_len_at = 9 + sps_len;
+    let pps_len = avcc
+        .get(pps_len_at..pps_len_at + 2)
+        .map(|s| u16::from_be_bytes([s[0], s[1]]) as usize)
+        .ok_or("bad avcC")?;
+    let pps = avcc.get(pps_len_at + 2..pps_len_at + 2 + pps_len).ok_or("bad avcC")?;
+    for p in [sps, pps] {
+        annex.extend_from_slice(&[0, 0, 0, 1]);
+        annex.extend_from_slice(p);
+    }
+    let mut decoder = Decoder::with_api_config(OpenH264API::from_source(), DecoderConfig::new())
+        .map_err(|e| e.to_string())?;
+    let _ = decoder.decode(&annex);
+    let mut last = None;
+    for i in 0..=index.min(track.offsets.len().saturating_sub(1)) {
+        let (off, size) = (track.offsets[i] as usize, track.sizes[i] as usize);
+        let sample = file.get(off..off + size).ok_or("sample outside file")?;
+        let mut packet = Vec::new();
+        let mut j = 0;
+        while j + 4 <= sample.len() {
+            let n = u32::from_be_bytes(sample[j..j + 4].try_into().unwrap()) as usize;
+            packet.extend_from_slice(&[0, 0, 0, 1]);
+            packet.extend_from_slice(sample.get(j + 4..j + 4 + n).ok_or("bad NAL length")?);
+            j += 4 + n;
+        }
+        if let Some(yuv) = decoder.decode(&packet).map_err(|e| e.to_string())? {
+            let (w, h) = yuv.dimensions();
+            let mut rgba = vec![0; w * h * 4];
+            yuv.write_rgba8(&mut rgba);
+            last = Some((w as u32, h as u32, rgba));
+        }
+    }
+    last.ok_or_else(|| "no frame decoded".into())
+}
