@@ -11,10 +11,6 @@
 //! morph naming a vertex that does not exist, a vertex weighted to a bone that does not exist)
 //! is an error.
 
-// `FormatError` is large by design (file, section, element, field, offset, kind), and it is
-// only built on the cold failure path; boxing it would change the crate's public error type.
-#![allow(clippy::result_large_err)]
-
 mod bones;
 mod mesh;
 mod morphs;

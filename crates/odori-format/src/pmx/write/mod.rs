@@ -9,10 +9,6 @@
 //! Reading then writing a file gives back its bytes when the file is canonical: no trailing
 //! bytes, and (PMX 2.1) a soft body section present.
 
-// `FormatError` is large by design (file, section, element, field, offset, kind), and it is
-// only built on the cold failure path; boxing it would change the crate's public error type.
-#![allow(clippy::result_large_err)]
-
 mod bones;
 mod mesh;
 mod morphs;
