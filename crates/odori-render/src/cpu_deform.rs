@@ -84,7 +84,13 @@ impl Mesh {
 }
 
 /// Skin `mesh` with `skinning` after applying the model's vertex and UV morphs at `weights`.
-pub fn deform(mesh: &Mesh, model: &Model, skinning: &[Affine3A], weights: &[f32], out: &mut Deformed) {
+pub fn deform(
+    mesh: &Mesh,
+    model: &Model,
+    skinning: &[Affine3A],
+    weights: &[f32],
+    out: &mut Deformed,
+) {
     let n = mesh.vertex_count();
     let mut pos = mesh.positions.clone();
     let mut uvs = mesh.uvs.clone();

@@ -41,6 +41,7 @@ impl Gpu {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: None,
+            apply_limit_buckets: false,
         }))
         .map_err(|e| NoAdapter(e.to_string()))?;
         let info = adapter.get_info();
@@ -60,7 +61,10 @@ impl Gpu {
 
     /// A one-line description for logs: adapter name and backend.
     pub fn describe(&self) -> String {
-        format!("{} ({:?}, {:?})", self.info.name, self.info.backend, self.info.device_type)
+        format!(
+            "{} ({:?}, {:?})",
+            self.info.name, self.info.backend, self.info.device_type
+        )
     }
 }
 

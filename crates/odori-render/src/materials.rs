@@ -78,7 +78,11 @@ impl Cache<'_> {
 
 /// Upload an RGBA image with a full mip chain (box-filtered on the CPU), so distant textures
 /// do not shimmer.
-pub fn upload(gpu: &(wgpu::Device, wgpu::Queue), img: &RgbaImage, label: &str) -> wgpu::TextureView {
+pub fn upload(
+    gpu: &(wgpu::Device, wgpu::Queue),
+    img: &RgbaImage,
+    label: &str,
+) -> wgpu::TextureView {
     let (device, queue) = gpu;
     let levels = 32 - img.width().max(img.height()).max(1).leading_zeros();
     let tex = device.create_texture(&wgpu::TextureDescriptor {
@@ -133,7 +137,12 @@ pub fn upload(gpu: &(wgpu::Device, wgpu::Queue), img: &RgbaImage, label: &str) -
 fn toon_shade(img: &RgbaImage) -> [f32; 4] {
     let y = img.height().saturating_sub(1);
     let p = img.get_pixel(0, y).0;
-    [p[0] as f32 / 255.0, p[1] as f32 / 255.0, p[2] as f32 / 255.0, 1.0]
+    [
+        p[0] as f32 / 255.0,
+        p[1] as f32 / 255.0,
+        p[2] as f32 / 255.0,
+        1.0,
+    ]
 }
 
 pub struct Materials {
@@ -164,7 +173,11 @@ impl Materials {
         };
         let wrap = sampler(wgpu::AddressMode::Repeat);
         let clamp = sampler(wgpu::AddressMode::ClampToEdge);
-        let white = upload(gpu, &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])), "white");
+        let white = upload(
+            gpu,
+            &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])),
+            "white",
+        );
         let mut shared_toons: HashMap<u8, (wgpu::TextureView, [f32; 4])> = HashMap::new();
         let mut shared = |i: u8| {
             shared_toons
@@ -221,7 +234,7 @@ impl Materials {
                                 buffer: &uniforms,
                                 offset: 0,
                                 size: wgpu::BufferSize::new(
-                                    std::mem::size_of::<MaterialUniform>() as u64,
+                                    std::mem::size_of::<MaterialUniform>() as u64
                                 ),
                             }),
                         },

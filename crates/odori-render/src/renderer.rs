@@ -118,7 +118,8 @@ fn light_view_proj(dir: Vec3, (center, radius): (Vec3, f32)) -> Mat4 {
     let up = if dir.y.abs() > 0.99 { Vec3::Z } else { Vec3::Y };
     let r = radius.max(1.0);
     let eye = center - dir * r * 2.0;
-    Mat4::orthographic_lh(-r, r, -r, r, 0.0, r * 4.0) * Mat4::look_to_lh(eye, dir, up)
+    glam::camera::lh::proj::directx::orthographic(-r, r, -r, r, 0.0, r * 4.0)
+        * glam::camera::lh::view::look_to_mat4(eye, dir, up)
 }
 
 impl Renderer {
@@ -267,15 +268,19 @@ impl Renderer {
     }
 
     /// Upload CPU-deformed vertices (positions, normals, UVs; one per model vertex).
-    pub fn upload_vertices(&mut self, positions: &[[f32; 3]], normals: &[[f32; 3]], uvs: &[[f32; 2]]) {
+    pub fn upload_vertices(
+        &mut self,
+        positions: &[[f32; 3]],
+        normals: &[[f32; 3]],
+        uvs: &[[f32; 2]],
+    ) {
         self.staging.clear();
-        self.staging.extend(
-            positions
-                .iter()
-                .zip(normals)
-                .zip(uvs)
-                .map(|((p, n), t)| [p[0], p[1], p[2], 1.0, n[0], n[1], n[2], 0.0, t[0], t[1], 0.0, 0.0]),
-        );
+        self.staging
+            .extend(positions.iter().zip(normals).zip(uvs).map(|((p, n), t)| {
+                [
+                    p[0], p[1], p[2], 1.0, n[0], n[1], n[2], 0.0, t[0], t[1], 0.0, 0.0,
+                ]
+            }));
         if !self.staging.is_empty() {
             self.gpu
                 .queue
@@ -306,15 +311,15 @@ impl Renderer {
             viewport: [
                 o.width as f32,
                 o.height as f32,
-                // Edge width in pixels per unit of edge size, proportional to frame height.
-                o.height as f32 / 600.0,
+                // Edge width in pixels per unit of edge size: one pixel up to 720 lines (MMD's
+                // look at its usual sizes), growing with taller frames.
+                (o.height as f32 / 720.0).max(1.0),
                 if o.self_shadow { 1.0 } else { 0.0 },
             ],
         };
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-        self.materials
-            .update(queue, &self.model, input.materials);
+        self.materials.update(queue, &self.model, input.materials);
 
         // Which materials draw this frame: alpha 0 hides a material (MMD's idiom for parts
         // switched by material morphs).
@@ -423,7 +428,8 @@ impl Renderer {
                 }
             }
         }
-        self.target.copy_to_slot(&mut encoder, slot % self.target.slots());
+        self.target
+            .copy_to_slot(&mut encoder, slot % self.target.slots());
         self.gpu.queue.submit([encoder.finish()]);
     }
 

@@ -159,8 +159,7 @@ impl Target {
         let _ = device.poll(wgpu::PollType::wait_indefinitely());
         let row = (self.width * 4) as usize;
         out.resize(row * self.height as usize, 0);
-        if let Ok(Ok(())) = rx.recv() {
-            let data = slice.get_mapped_range();
+        if let (Ok(Ok(())), Ok(data)) = (rx.recv(), slice.get_mapped_range()) {
             for (y, dst) in out.chunks_exact_mut(row).enumerate() {
                 let start = y * self.padded_row as usize;
                 dst.copy_from_slice(&data[start..start + row]);

@@ -51,7 +51,11 @@ pub fn white() -> RgbaImage {
 /// folder prefix), its 0-based index.
 pub fn shared_index(name: &str) -> Option<u8> {
     let file = name.rsplit(['\\', '/']).next()?.to_ascii_lowercase();
-    let n: u8 = file.strip_prefix("toon")?.strip_suffix(".bmp")?.parse().ok()?;
+    let n: u8 = file
+        .strip_prefix("toon")?
+        .strip_suffix(".bmp")?
+        .parse()
+        .ok()?;
     (1..=10).contains(&n).then(|| n - 1)
 }
 

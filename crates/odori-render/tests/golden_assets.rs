@@ -47,14 +47,18 @@ fn render(name: &str, file: ModelFile<'_>, folder: &Path) {
 
 #[test]
 fn gene_light_wavefile() {
-    let Some(path) = odori_testkit::shared("assets/gene/Gene_light.pmx") else { return };
+    let Some(path) = odori_testkit::shared("assets/gene/Gene_light.pmx") else {
+        return;
+    };
     let pmx = Pmx::read(&path).unwrap();
     render("gene_light", ModelFile::Pmx(&pmx), path.parent().unwrap());
 }
 
 #[test]
 fn miku_v2_wavefile() {
-    let Some(path) = odori_testkit::shared("assets/miku_v2/miku_v2.pmd") else { return };
+    let Some(path) = odori_testkit::shared("assets/miku_v2/miku_v2.pmd") else {
+        return;
+    };
     let pmd = Pmd::read(&path).unwrap();
     render("miku_v2", ModelFile::Pmd(&pmd), path.parent().unwrap());
 }

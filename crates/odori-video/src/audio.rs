@@ -101,12 +101,20 @@ fn header(h: &[u8]) -> Option<Header> {
     }
     let v1 = version == 3;
     const BR_V1: [[u32; 15]; 3] = [
-        [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-        [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-        [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+        [
+            0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448,
+        ],
+        [
+            0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384,
+        ],
+        [
+            0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320,
+        ],
     ];
     const BR_V2: [[u32; 15]; 2] = [
-        [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+        [
+            0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256,
+        ],
         [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
     ];
     let layer_no = 4 - layer as usize; // 1, 2 or 3
@@ -204,7 +212,11 @@ mod tests {
         w.extend_from_slice(&(data.len() as u32).to_le_bytes());
         w.extend_from_slice(&data);
         match track(&w, 0.5, 0.25).unwrap() {
-            AudioTrack::Pcm { data, sample_rate, channels } => {
+            AudioTrack::Pcm {
+                data,
+                sample_rate,
+                channels,
+            } => {
                 assert_eq!((sample_rate, channels), (8000, 1));
                 assert_eq!(data.len(), 2000 * 2);
                 assert_eq!(i16::from_le_bytes([data[0], data[1]]), 4000);
@@ -223,8 +235,16 @@ mod tests {
             b.extend_from_slice(&f);
         }
         match track(&b, 0.0, 100.0).unwrap() {
-            AudioTrack::Mpeg { frames, sample_rate, samples_per_frame, .. } => {
-                assert_eq!((frames.len(), sample_rate, samples_per_frame), (50, 44100, 1152));
+            AudioTrack::Mpeg {
+                frames,
+                sample_rate,
+                samples_per_frame,
+                ..
+            } => {
+                assert_eq!(
+                    (frames.len(), sample_rate, samples_per_frame),
+                    (50, 44100, 1152)
+                );
             }
             _ => panic!(),
         }

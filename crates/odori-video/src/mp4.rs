@@ -210,7 +210,10 @@ impl<W: Write + Seek> Mp4Writer<W> {
                     samples_per_frame,
                     frames,
                     ..
-                } => (*sample_rate, frames.len() as u64 * *samples_per_frame as u64),
+                } => (
+                    *sample_rate,
+                    frames.len() as u64 * *samples_per_frame as u64,
+                ),
                 AudioTrack::Pcm {
                     sample_rate,
                     channels,
@@ -278,7 +281,11 @@ impl<W: Write + Seek> Mp4Writer<W> {
         let stts = full(
             b"stts",
             0,
-            &cat(&[be32(1).to_vec(), be32(n).to_vec(), be32(self.frame_duration).to_vec()]),
+            &cat(&[
+                be32(1).to_vec(),
+                be32(n).to_vec(),
+                be32(self.frame_duration).to_vec(),
+            ]),
         );
         let keys: Vec<u32> = (1..=n)
             .filter(|&i| self.samples[i as usize - 1].key)
@@ -290,7 +297,12 @@ impl<W: Write + Seek> Mp4Writer<W> {
         let stsc = full(
             b"stsc",
             0,
-            &cat(&[be32(1).to_vec(), be32(1).to_vec(), be32(1).to_vec(), be32(1).to_vec()]),
+            &cat(&[
+                be32(1).to_vec(),
+                be32(1).to_vec(),
+                be32(1).to_vec(),
+                be32(1).to_vec(),
+            ]),
         );
         let mut stsz = cat(&[be32(0).to_vec(), be32(n).to_vec()]);
         let mut co64 = be32(n).to_vec();
@@ -414,12 +426,21 @@ fn audio_trak(a: &AudioTrack, duration_ms: u32, chunks: &[(u64, u32)], sizes: &[
             );
             entry.extend_from_slice(&full(b"esds", 0, &es));
             let n = frames.len() as u32;
-            let stts = cat(&[be32(1).to_vec(), be32(n).to_vec(), be32(*samples_per_frame).to_vec()]);
+            let stts = cat(&[
+                be32(1).to_vec(),
+                be32(n).to_vec(),
+                be32(*samples_per_frame).to_vec(),
+            ]);
             let mut stsz = cat(&[be32(0).to_vec(), be32(n).to_vec()]);
             for s in sizes {
                 stsz.extend_from_slice(&be32(*s));
             }
-            (bx(b"mp4a", &entry), stts, stsz, n as u64 * *samples_per_frame as u64)
+            (
+                bx(b"mp4a", &entry),
+                stts,
+                stsz,
+                n as u64 * *samples_per_frame as u64,
+            )
         }
         AudioTrack::Pcm { data, .. } => {
             let n = (data.len() / (2 * channels as usize)) as u32;
@@ -437,7 +458,11 @@ fn audio_trak(a: &AudioTrack, duration_ms: u32, chunks: &[(u64, u32)], sizes: &[
     }
     let mut stsc = be32(runs.len() as u32).to_vec();
     for (first, count) in runs {
-        stsc.extend_from_slice(&cat(&[be32(first).to_vec(), be32(count).to_vec(), be32(1).to_vec()]));
+        stsc.extend_from_slice(&cat(&[
+            be32(first).to_vec(),
+            be32(count).to_vec(),
+            be32(1).to_vec(),
+        ]));
     }
     let mut co64 = be32(chunks.len() as u32).to_vec();
     for (off, _) in chunks {
@@ -468,8 +493,13 @@ mod tests {
 
     #[test]
     fn splits_annex_b() {
-        let s = [0, 0, 0, 1, 0x67, 1, 2, 0, 0, 1, 0x68, 3, 0, 0, 0, 1, 0x65, 4, 5];
+        let s = [
+            0, 0, 0, 1, 0x67, 1, 2, 0, 0, 1, 0x68, 3, 0, 0, 0, 1, 0x65, 4, 5,
+        ];
         let u = nal_units(&s);
-        assert_eq!(u, vec![&[0x67, 1, 2][..], &[0x68, 3][..], &[0x65, 4, 5][..]]);
+        assert_eq!(
+            u,
+            vec![&[0x67, 1, 2][..], &[0x68, 3][..], &[0x65, 4, 5][..]]
+        );
     }
 }

@@ -70,10 +70,14 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
         if &kind != b"trak" {
             continue;
         }
-        let Some(mdia) = child(trak, b"mdia") else { continue };
+        let Some(mdia) = child(trak, b"mdia") else {
+            continue;
+        };
         let mdhd = child(mdia, b"mdhd").unwrap_or(&[]);
         let hdlr = child(mdia, b"hdlr").unwrap_or(&[]);
-        let stbl = child(mdia, b"minf").and_then(|m| child(m, b"stbl")).unwrap_or(&[]);
+        let stbl = child(mdia, b"minf")
+            .and_then(|m| child(m, b"stbl"))
+            .unwrap_or(&[]);
         let stsd = child(stbl, b"stsd").unwrap_or(&[]);
         let entry = stsd.get(8..).map(boxes).unwrap_or_default();
         let (codec, body) = entry.first().copied().unwrap_or(([0; 4], &[]));
@@ -95,11 +99,17 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
             None => Vec::new(),
         };
         let avcc = if &codec == b"avc1" {
-            body.get(78..).and_then(|b| child(b, b"avcC")).unwrap_or(&[]).to_vec()
+            body.get(78..)
+                .and_then(|b| child(b, b"avcC"))
+                .unwrap_or(&[])
+                .to_vec()
         } else {
             Vec::new()
         };
-        let u16_at = |o: usize| body.get(o..o + 2).map_or(0, |s| u16::from_be_bytes([s[0], s[1]]));
+        let u16_at = |o: usize| {
+            body.get(o..o + 2)
+                .map_or(0, |s| u16::from_be_bytes([s[0], s[1]]))
+        };
         out.push(Track {
             handler: hdlr.get(8..12).map_or([0; 4], |s| s.try_into().unwrap()),
             codec,
@@ -118,7 +128,11 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
 
 /// Decode video frames `0..=index` of `track` (one sample per chunk, as our writer stores
 /// them) and return frame `index` as RGBA8 with its size.
-pub fn decode_frame(file: &[u8], track: &Track, index: usize) -> Result<(u32, u32, Vec<u8>), String> {
+pub fn decode_frame(
+    file: &[u8],
+    track: &Track,
+    index: usize,
+) -> Result<(u32, u32, Vec<u8>), String> {
     let avcc = &track.avcc;
     if avcc.len() < 8 {
         return Err("no avcC".into());
@@ -132,7 +146,9 @@ pub fn decode_frame(file: &[u8], track: &Track, index: usize) -> Result<(u32, u3
         .get(pps_len_at..pps_len_at + 2)
         .map(|s| u16::from_be_bytes([s[0], s[1]]) as usize)
         .ok_or("bad avcC")?;
-    let pps = avcc.get(pps_len_at + 2..pps_len_at + 2 + pps_len).ok_or("bad avcC")?;
+    let pps = avcc
+        .get(pps_len_at + 2..pps_len_at + 2 + pps_len)
+        .ok_or("bad avcC")?;
     for p in [sps, pps] {
         annex.extend_from_slice(&[0, 0, 0, 1]);
         annex.extend_from_slice(p);

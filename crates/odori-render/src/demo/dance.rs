@@ -4,8 +4,8 @@
 
 use super::model::b;
 use glam::{EulerRot, Quat};
-use odori_format::vmd::{self, Bezier, BoneCurves, BoneKey, CameraKey, MorphKey, Vmd};
 use odori_format::SjisName;
+use odori_format::vmd::{self, Bezier, BoneCurves, BoneKey, CameraKey, MorphKey, Vmd};
 
 /// Frames in the dance (8 s at 30 fps).
 pub const FRAMES: u32 = 240;
@@ -14,8 +14,25 @@ const BEAT: u32 = 15;
 /// Bone names by index, as the model names them.
 fn bone_name(i: i32) -> &'static str {
     const NAMES: [&str; 20] = [
-        "センター", "下半身", "上半身", "上半身2", "首", "頭", "左腕", "左ひじ", "左手首", "右腕",
-        "右ひじ", "右手首", "左足", "左ひざ", "左足首", "右足", "右ひざ", "右足首", "左足ＩＫ",
+        "センター",
+        "下半身",
+        "上半身",
+        "上半身2",
+        "首",
+        "頭",
+        "左腕",
+        "左ひじ",
+        "左手首",
+        "右腕",
+        "右ひじ",
+        "右手首",
+        "左足",
+        "左ひざ",
+        "左足首",
+        "右足",
+        "右ひざ",
+        "右足首",
+        "左足ＩＫ",
         "右足ＩＫ",
     ];
     NAMES[i as usize]
@@ -57,28 +74,64 @@ pub fn dance() -> Vmd {
         let side = if (beat / 2) % 2 == 0 { 1.0 } else { -1.0 };
         let bar_start = beat == 0 || beat == beats;
         // Centre: dip on every beat, sway a step to the side every two beats.
-        let dip = if bar_start { 0.0 } else if even { -0.7 } else { -0.2 };
+        let dip = if bar_start {
+            0.0
+        } else if even {
+            -0.7
+        } else {
+            -0.2
+        };
         let sway = if bar_start { 0.0 } else { 0.9 * side };
         bones.push(key(b::CENTER, f, [sway, dip, 0.0], [0.0, 0.0, 0.0]));
         // Feet follow the step; the trailing foot lifts on the off-beat.
         for (i, s) in [1.0f32, -1.0].into_iter().enumerate() {
-            let lift = if !even && (s > 0.0) == (side < 0.0) && !bar_start { 0.9 } else { 0.0 };
+            let lift = if !even && (s > 0.0) == (side < 0.0) && !bar_start {
+                0.9
+            } else {
+                0.0
+            };
             let x = if bar_start { 0.0 } else { sway * 0.8 };
-            bones.push(key(b::IK[i], f, [x, lift, if lift > 0.0 { -0.4 } else { 0.0 }], [0.0, 0.0, 0.0]));
+            bones.push(key(
+                b::IK[i],
+                f,
+                [x, lift, if lift > 0.0 { -0.4 } else { 0.0 }],
+                [0.0, 0.0, 0.0],
+            ));
         }
         let sw = if bar_start { 0.0 } else { side };
         bones.push(key(b::LOWER, f, [0.0; 3], [0.0, 12.0 * sw, 0.0]));
-        bones.push(key(b::UPPER, f, [0.0; 3], [if even { 6.0 } else { 0.0 }, -14.0 * sw, -5.0 * sw]));
-        bones.push(key(b::HEAD, f, [0.0; 3], [if even { 10.0 } else { -4.0 }, 10.0 * sw, 6.0 * sw]));
+        bones.push(key(
+            b::UPPER,
+            f,
+            [0.0; 3],
+            [if even { 6.0 } else { 0.0 }, -14.0 * sw, -5.0 * sw],
+        ));
+        bones.push(key(
+            b::HEAD,
+            f,
+            [0.0; 3],
+            [if even { 10.0 } else { -4.0 }, 10.0 * sw, 6.0 * sw],
+        ));
         // Arms: alternate raising; elbows bend on the raised side.
         for (i, s) in [1.0f32, -1.0].into_iter().enumerate() {
             let up = !bar_start && ((beat / 2) % 2 == 0) == (i == 0);
-            let z = if bar_start { 0.0 } else if up { 75.0 } else { -10.0 };
+            let z = if bar_start {
+                0.0
+            } else if up {
+                75.0
+            } else {
+                -10.0
+            };
             let swing = if even { 15.0 } else { -15.0 };
             bones.push(key(b::ARM[i], f, [0.0; 3], [0.0, swing * s * 0.5, z * s]));
             let bend = if up { 40.0 } else { 25.0 };
             bones.push(key(b::ELBOW[i], f, [0.0; 3], [0.0, -bend * s, 0.0]));
-            bones.push(key(b::WRIST[i], f, [0.0; 3], [0.0, 0.0, if even { 20.0 } else { -20.0 } * s]));
+            bones.push(key(
+                b::WRIST[i],
+                f,
+                [0.0; 3],
+                [0.0, 0.0, if even { 20.0 } else { -20.0 } * s],
+            ));
         }
     }
     let mut morphs = Vec::new();

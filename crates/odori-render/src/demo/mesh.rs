@@ -196,7 +196,9 @@ mod tests {
     fn faces_point_outward() {
         let mut m = MeshBuilder::default();
         m.ellipsoid(Vec3::new(1.0, 2.0, 3.0), Vec3::new(1.0, 2.0, 0.5), 0, 8);
-        m.limb(Vec3::ZERO, Vec3::new(0.0, -3.0, 1.0), 0.5, 0.3, |_| (0, 0, 1.0));
+        m.limb(Vec3::ZERO, Vec3::new(0.0, -3.0, 1.0), 0.5, 0.3, |_| {
+            (0, 0, 1.0)
+        });
         // Signed volume of a closed, outward-wound surface is positive.
         let mut vol = 0.0;
         for t in m.indices.chunks_exact(3) {

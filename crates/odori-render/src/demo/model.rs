@@ -6,8 +6,8 @@
 use super::mesh::{MeshBuilder, Weight};
 use glam::Vec3;
 use odori_format::pmx::{
-    self, Bone, BoneTail, DisplayFrame, Header, Ik, IkLimits, IkLink, Material, ModelInfo,
-    Morph, MorphOffsets, Pmx, TextEncoding, Toon, Vertex, VertexOffset, Weights, bone_flags as bf,
+    self, Bone, BoneTail, DisplayFrame, Header, Ik, IkLimits, IkLink, Material, ModelInfo, Morph,
+    MorphOffsets, Pmx, TextEncoding, Toon, Vertex, VertexOffset, Weights, bone_flags as bf,
     material_flags as mf,
 };
 
@@ -73,18 +73,48 @@ fn bones() -> Vec<Bone> {
     ];
     for (side, name) in [(1.0, "左"), (-1.0, "右")] {
         let arm = v.len() as i32;
-        v.push(bone(&format!("{name}腕"), b::UPPER2, [1.5 * side, 12.6, 0.0], 0));
-        v.push(bone(&format!("{name}ひじ"), arm, [2.9 * side, 11.0, 0.0], 0));
-        v.push(bone(&format!("{name}手首"), arm + 1, [4.1 * side, 9.4, 0.0], 0));
+        v.push(bone(
+            &format!("{name}腕"),
+            b::UPPER2,
+            [1.5 * side, 12.6, 0.0],
+            0,
+        ));
+        v.push(bone(
+            &format!("{name}ひじ"),
+            arm,
+            [2.9 * side, 11.0, 0.0],
+            0,
+        ));
+        v.push(bone(
+            &format!("{name}手首"),
+            arm + 1,
+            [4.1 * side, 9.4, 0.0],
+            0,
+        ));
     }
     for (side, name) in [(1.0, "左"), (-1.0, "右")] {
         let leg = v.len() as i32;
-        v.push(bone(&format!("{name}足"), b::LOWER, [0.9 * side, 8.4, 0.0], 0));
+        v.push(bone(
+            &format!("{name}足"),
+            b::LOWER,
+            [0.9 * side, 8.4, 0.0],
+            0,
+        ));
         v.push(bone(&format!("{name}ひざ"), leg, [0.9 * side, 4.6, 0.0], 0));
-        v.push(bone(&format!("{name}足首"), leg + 1, [0.9 * side, 0.9, 0.0], 0));
+        v.push(bone(
+            &format!("{name}足首"),
+            leg + 1,
+            [0.9 * side, 0.9, 0.0],
+            0,
+        ));
     }
     for (i, name) in ["左足ＩＫ", "右足ＩＫ"].into_iter().enumerate() {
-        let mut ik = bone(name, -1, [0.9 * SIDES[i], 0.9, 0.0], bf::TRANSLATABLE | bf::IK);
+        let mut ik = bone(
+            name,
+            -1,
+            [0.9 * SIDES[i], 0.9, 0.0],
+            bf::TRANSLATABLE | bf::IK,
+        );
         ik.ik = Some(Ik {
             target: b::ANKLE[i],
             loop_count: 40,
@@ -151,7 +181,11 @@ fn material(name: &str, diffuse: [f32; 4], ambient: [f32; 3], toon: Toon, flags:
 }
 
 /// Eye vertices closed by the blink morph: everything above the eye's middle moves down to it.
-fn blink_offsets(m: &MeshBuilder, range: std::ops::Range<usize>, center_y: f32) -> Vec<VertexOffset> {
+fn blink_offsets(
+    m: &MeshBuilder,
+    range: std::ops::Range<usize>,
+    center_y: f32,
+) -> Vec<VertexOffset> {
     range
         .filter(|&i| m.positions[i].y > center_y)
         .map(|i| VertexOffset {
@@ -165,34 +199,58 @@ fn blink_offsets(m: &MeshBuilder, range: std::ops::Range<usize>, center_y: f32) 
 pub fn character() -> Pmx {
     let mut m = MeshBuilder::default();
     let mut parts: Vec<Part> = Vec::new();
-    let mut add = |parts: &mut Vec<Part>, material: usize, indices: usize| {
+    let add = |parts: &mut Vec<Part>, material: usize, indices: usize| {
         parts.push(Part { material, indices })
     };
     // Materials: 0 skin, 1 eyes, 2 hair, 3 shirt, 4 skirt, 5 legs, 6 shoes.
-    let n = m.ellipsoid(Vec3::new(0.0, 15.2, 0.0), Vec3::new(1.55, 1.7, 1.5), b::HEAD, 14);
+    let n = m.ellipsoid(
+        Vec3::new(0.0, 15.2, 0.0),
+        Vec3::new(1.55, 1.7, 1.5),
+        b::HEAD,
+        14,
+    );
     add(&mut parts, 0, n);
-    let n = m.limb(Vec3::new(0.0, 13.0, 0.0), Vec3::new(0.0, 14.0, 0.0), 0.45, 0.45, |_| {
-        (b::NECK, b::NECK, 1.0)
-    });
+    let n = m.limb(
+        Vec3::new(0.0, 13.0, 0.0),
+        Vec3::new(0.0, 14.0, 0.0),
+        0.45,
+        0.45,
+        |_| (b::NECK, b::NECK, 1.0),
+    );
     add(&mut parts, 0, n);
     for (i, &s) in SIDES.iter().enumerate() {
         let elbow = Vec3::new(2.9 * s, 11.0, 0.0);
         let wrist = Vec3::new(4.1 * s, 9.4, 0.0);
         let n = m.limb(elbow, wrist, 0.36, 0.3, from_joint(b::ARM[i], b::ELBOW[i]));
         add(&mut parts, 0, n);
-        let n = m.ellipsoid(wrist + Vec3::new(0.35 * s, -0.45, 0.0), Vec3::new(0.32, 0.45, 0.25), b::WRIST[i], 8);
+        let n = m.ellipsoid(
+            wrist + Vec3::new(0.35 * s, -0.45, 0.0),
+            Vec3::new(0.32, 0.45, 0.25),
+            b::WRIST[i],
+            8,
+        );
         add(&mut parts, 0, n);
     }
     let eye_start = m.positions.len();
     let mut eyes = Vec::new();
     for &s in &SIDES {
         let start = m.positions.len();
-        let n = m.ellipsoid(Vec3::new(0.55 * s, 15.25, -1.3), Vec3::new(0.24, 0.36, 0.22), b::HEAD, 8);
+        let n = m.ellipsoid(
+            Vec3::new(0.55 * s, 15.25, -1.3),
+            Vec3::new(0.24, 0.36, 0.22),
+            b::HEAD,
+            8,
+        );
         add(&mut parts, 1, n);
         eyes.push(start..m.positions.len());
     }
     let _ = eye_start;
-    let n = m.ellipsoid(Vec3::new(0.0, 15.55, 0.3), Vec3::new(1.72, 1.62, 1.62), b::HEAD, 14);
+    let n = m.ellipsoid(
+        Vec3::new(0.0, 15.55, 0.3),
+        Vec3::new(1.72, 1.62, 1.62),
+        b::HEAD,
+        14,
+    );
     add(&mut parts, 2, n);
     // Twin tails.
     for &s in &SIDES {
@@ -205,7 +263,15 @@ pub fn character() -> Pmx {
         );
         add(&mut parts, 2, n);
     }
-    let torso = [(9.0, 0.0), (9.05, 1.05), (10.2, 1.0), (11.6, 1.25), (12.7, 1.35), (13.2, 0.7), (13.3, 0.0)];
+    let torso = [
+        (9.0, 0.0),
+        (9.05, 1.05),
+        (10.2, 1.0),
+        (11.6, 1.25),
+        (12.7, 1.35),
+        (13.2, 0.7),
+        (13.3, 0.0),
+    ];
     let n = m.lathe(Vec3::ZERO, &torso, 0.7, |y| {
         let w = ((y - 10.6) / 1.4).clamp(0.0, 1.0);
         (b::UPPER2, b::UPPER, w)
@@ -221,16 +287,40 @@ pub fn character() -> Pmx {
         );
         add(&mut parts, 3, n);
     }
-    let skirt = [(9.6, 0.0), (9.65, 1.05), (8.8, 1.35), (7.6, 1.9), (7.1, 2.15), (7.05, 0.0)];
+    let skirt = [
+        (9.6, 0.0),
+        (9.65, 1.05),
+        (8.8, 1.35),
+        (7.6, 1.9),
+        (7.1, 2.15),
+        (7.05, 0.0),
+    ];
     let n = m.lathe(Vec3::ZERO, &skirt, 0.8, |_| (b::LOWER, b::LOWER, 1.0));
     add(&mut parts, 4, n);
     for (i, &s) in SIDES.iter().enumerate() {
         let x = 0.9 * s;
-        let n = m.limb(Vec3::new(x, 8.6, 0.0), Vec3::new(x, 4.6, 0.0), 0.62, 0.45, joint(b::LEG[i], b::KNEE[i]));
+        let n = m.limb(
+            Vec3::new(x, 8.6, 0.0),
+            Vec3::new(x, 4.6, 0.0),
+            0.62,
+            0.45,
+            joint(b::LEG[i], b::KNEE[i]),
+        );
         add(&mut parts, 5, n);
-        let n = m.limb(Vec3::new(x, 4.6, 0.0), Vec3::new(x, 1.0, 0.0), 0.45, 0.33, from_joint(b::LEG[i], b::KNEE[i]));
+        let n = m.limb(
+            Vec3::new(x, 4.6, 0.0),
+            Vec3::new(x, 1.0, 0.0),
+            0.45,
+            0.33,
+            from_joint(b::LEG[i], b::KNEE[i]),
+        );
         add(&mut parts, 5, n);
-        let n = m.ellipsoid(Vec3::new(x, 0.55, -0.3), Vec3::new(0.42, 0.4, 0.85), b::ANKLE[i], 8);
+        let n = m.ellipsoid(
+            Vec3::new(x, 0.55, -0.3),
+            Vec3::new(0.42, 0.4, 0.85),
+            b::ANKLE[i],
+            8,
+        );
         add(&mut parts, 6, n);
     }
 
@@ -253,13 +343,55 @@ pub fn character() -> Pmx {
     }
 
     let mut materials = vec![
-        material("skin", [1.0, 0.87, 0.8, 1.0], [0.55, 0.45, 0.42], Toon::Shared(1), mf::EDGE),
-        material("eyes", [0.15, 0.1, 0.25, 1.0], [0.1, 0.08, 0.2], Toon::Shared(6), 0),
-        material("hair", [0.25, 0.75, 0.72, 1.0], [0.12, 0.4, 0.38], Toon::Texture(3), mf::EDGE | mf::DOUBLE_SIDED),
-        material("shirt", [0.95, 0.95, 0.97, 1.0], [0.5, 0.5, 0.55], Toon::Shared(3), mf::EDGE),
-        material("skirt", [1.0, 1.0, 1.0, 1.0], [0.45, 0.45, 0.45], Toon::Shared(0), mf::EDGE | mf::DOUBLE_SIDED),
-        material("legs", [0.2, 0.2, 0.28, 1.0], [0.1, 0.1, 0.15], Toon::Shared(2), mf::EDGE),
-        material("shoes", [0.75, 0.2, 0.3, 1.0], [0.35, 0.08, 0.12], Toon::Shared(4), mf::EDGE),
+        material(
+            "skin",
+            [1.0, 0.87, 0.8, 1.0],
+            [0.55, 0.45, 0.42],
+            Toon::Shared(1),
+            mf::EDGE,
+        ),
+        material(
+            "eyes",
+            [0.15, 0.1, 0.25, 1.0],
+            [0.1, 0.08, 0.2],
+            Toon::Shared(6),
+            0,
+        ),
+        material(
+            "hair",
+            [0.25, 0.75, 0.72, 1.0],
+            [0.12, 0.4, 0.38],
+            Toon::Texture(3),
+            mf::EDGE | mf::DOUBLE_SIDED,
+        ),
+        material(
+            "shirt",
+            [0.95, 0.95, 0.97, 1.0],
+            [0.5, 0.5, 0.55],
+            Toon::Shared(3),
+            mf::EDGE,
+        ),
+        material(
+            "skirt",
+            [1.0, 1.0, 1.0, 1.0],
+            [0.45, 0.45, 0.45],
+            Toon::Shared(0),
+            mf::EDGE | mf::DOUBLE_SIDED,
+        ),
+        material(
+            "legs",
+            [0.2, 0.2, 0.28, 1.0],
+            [0.1, 0.1, 0.15],
+            Toon::Shared(2),
+            mf::EDGE,
+        ),
+        material(
+            "shoes",
+            [0.75, 0.2, 0.3, 1.0],
+            [0.35, 0.08, 0.12],
+            Toon::Shared(4),
+            mf::EDGE,
+        ),
     ];
     // Hair: glossy "add" sphere and specular; shirt: soft "multiply" sphere; skirt: texture.
     materials[2].sphere_texture = 1;
@@ -287,7 +419,10 @@ pub fn character() -> Pmx {
                 weights: if a == bb || w >= 1.0 {
                     Weights::Bdef1 { bone: a }
                 } else {
-                    Weights::Bdef2 { bones: [a, bb], weight: w }
+                    Weights::Bdef2 {
+                        bones: [a, bb],
+                        weight: w,
+                    }
                 },
                 // Thinner edges on the hands' and eyes' neighbourhood are not needed: 1.
                 edge_scale: 1.0,

@@ -34,7 +34,11 @@ pub fn check(name: &str, img: &RgbaImage) {
     let golden = image::open(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (run with ODORI_BLESS=1 to create)", path.display()))
         .to_rgba8();
-    assert_eq!(golden.dimensions(), img.dimensions(), "{name}: size differs");
+    assert_eq!(
+        golden.dimensions(),
+        img.dimensions(),
+        "{name}: size differs"
+    );
     let mut differing = 0usize;
     let mut total = 0u64;
     let mut diff = RgbaImage::new(img.width(), img.height());
@@ -51,7 +55,10 @@ pub fn check(name: &str, img: &RgbaImage) {
     let n = (img.width() * img.height()) as f64;
     let frac = differing as f64 / n;
     let mean = total as f64 / (n * 3.0);
-    eprintln!("{name}: {differing} pixels differ ({:.3}%), mean diff {mean:.3}", frac * 100.0);
+    eprintln!(
+        "{name}: {differing} pixels differ ({:.3}%), mean diff {mean:.3}",
+        frac * 100.0
+    );
     if frac > MAX_DIFFERING || mean > MAX_MEAN {
         let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         let _ = img.save(out.join(format!("{name}.actual.png")));

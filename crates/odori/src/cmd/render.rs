@@ -64,7 +64,9 @@ fn parse_range(s: &str, end: f32) -> Result<(f32, f32)> {
         if t.trim().is_empty() {
             Ok(default)
         } else {
-            Ok(t.trim().parse::<f32>().with_context(|| format!("--range `{s}`"))?)
+            Ok(t.trim()
+                .parse::<f32>()
+                .with_context(|| format!("--range `{s}`"))?)
         }
     };
     let (a, b) = (num(a, 0.0)?, num(b, end)?);
@@ -101,7 +103,9 @@ fn load_job(files: &[PathBuf], camera: Option<&Path>) -> Result<Job> {
     for f in load::motion_files(motion_paths)? {
         match f {
             load::MotionFile::Vmd(v) => motions.push(v),
-            load::MotionFile::Vpd(_) => bail!("odori render takes VMD motions (a VPD is a still pose)"),
+            load::MotionFile::Vpd(_) => {
+                bail!("odori render takes VMD motions (a VPD is a still pose)")
+            }
         }
     }
     let refs: Vec<&Vmd> = motions.iter().collect();
@@ -151,8 +155,13 @@ pub fn run(args: Args) -> Result<()> {
     };
 
     let gpu = Gpu::new()?;
-    eprintln!("odori render: {} → {} ({width}x{height}, {} fps, {count} frames) on {}",
-        job.name, args.output.display(), args.fps, gpu.describe());
+    eprintln!(
+        "odori render: {} → {} ({width}x{height}, {} fps, {count} frames) on {}",
+        job.name,
+        args.output.display(),
+        args.fps,
+        gpu.describe()
+    );
     let options = RenderOptions {
         width,
         height,
@@ -167,13 +176,16 @@ pub fn run(args: Args) -> Result<()> {
 
     let audio = match (&args.audio, &output) {
         (Some(path), Output::Mp4(_)) => {
-            let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             let seconds = count as f64 / args.fps as f64;
             let track = odori_video::audio::track(&bytes, start as f64 / 30.0, seconds)
                 .with_context(|| path.display().to_string())?;
             if matches!(track, odori_video::mp4::AudioTrack::Pcm { .. }) {
-                eprintln!("note: WAV audio is stored as PCM (plays in VLC, mpv, QuickTime); \
-                           give an MP3 for browsers");
+                eprintln!(
+                    "note: WAV audio is stored as PCM (plays in VLC, mpv, QuickTime); \
+                           give an MP3 for browsers"
+                );
             }
             Some(track)
         }
@@ -254,7 +266,9 @@ pub fn run(args: Args) -> Result<()> {
         // Stage 2: draw frame k, then read frame k − 1 back while k renders.
         let mut in_flight: Option<usize> = None;
         let mut send_read = |renderer: &Renderer, slot: usize| -> bool {
-            let Ok(mut px) = free_rx.recv() else { return false };
+            let Ok(mut px) = free_rx.recv() else {
+                return false;
+            };
             renderer.read(slot, &mut px);
             frame_tx.send(px).is_ok()
         };
