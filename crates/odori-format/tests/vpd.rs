@@ -156,7 +156,7 @@ fn malformed_text_is_located() {
     );
 
     let bad = SMALL.replace("1.500000,-0.250000;", "1.500000,-0.250000");
-    assert!(matches!(err(&bad).kind, ErrorKind::Syntax(m) if m.contains("`;`")));
+    assert!(matches!(err(&bad).kind, ErrorKind::Syntax(ref m) if m.contains("`;`")));
 
     // A block without its closing brace.
     let cut = &SMALL[..SMALL.rfind('}').unwrap()];

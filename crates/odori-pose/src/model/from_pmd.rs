@@ -16,7 +16,8 @@ const KIND_UNDER_ROTATION: u8 = 5;
 /// PMD bone kind 8, twist (捩り): turns only about the direction to its tail bone.
 const KIND_TWIST: u8 = 8;
 /// PMD bone kind 9, "rotation follow" (回転連動): takes `ik field / 100` of the rotation of
-/// its tail bone, after IK (the arm-twist helpers 腕捩1..3).
+/// its tail bone, after IK (the arm-twist helpers 腕捩1..3). The percentage is signed (PMD
+/// Editor stores −10 % as 65526).
 const KIND_ROTATION_FOLLOW: u8 = 9;
 
 /// The knee limit MMD applies to PMD links whose name contains ひざ: X in [−180°, −0.5°].
@@ -73,7 +74,7 @@ impl Model {
             .map(|(i, b)| {
                 let (source, ratio) = match b.kind {
                     KIND_UNDER_ROTATION => (b.ik_parent, 1.0),
-                    KIND_ROTATION_FOLLOW => (b.tail, b.ik_parent as f32 * 0.01),
+                    KIND_ROTATION_FOLLOW => (b.tail, b.ik_parent as i16 as f32 * 0.01),
                     _ => return None,
                 };
                 (valid(source) && source as usize != i).then_some(AppendRule {
