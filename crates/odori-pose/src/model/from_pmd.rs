@@ -10,8 +10,15 @@ use crate::{PoseError, ik};
 use glam::{Vec3, Vec3A, Vec4};
 use odori_format::pmd::Pmd;
 
-/// PMD bone kind "rotation follow" (回転影響下): copies another bone's rotation after IK.
-const KIND_ROTATION_FOLLOW: u8 = 5;
+/// PMD bone kind 5, "under rotation" (回転影響下): takes the full rotation of the bone named
+/// in its IK field, after IK (MMDAgent's UNDER_ROTATE; miku's eyes follow 両目 this way).
+const KIND_UNDER_ROTATION: u8 = 5;
+/// PMD bone kind 8, twist (捩り): turns only about the direction to its tail bone.
+const KIND_TWIST: u8 = 8;
+/// PMD bone kind 9, "rotation follow" (回転連動): takes `ik field / 100` of the rotation of
+/// its tail bone, after IK (the arm-twist helpers 腕捩1..3). The percentage is signed (PMD
+/// Editor stores −10 % as 65526).
+const KIND_ROTATION_FOLLOW: u8 = 9;
 
 /// The knee limit MMD applies to PMD links whose name contains ひざ: X in [−180°, −0.5°].
 fn knee_limits() -> LinkLimits {
@@ -65,17 +72,34 @@ impl Model {
             .iter()
             .enumerate()
             .map(|(i, b)| {
-                (b.kind == KIND_ROTATION_FOLLOW && valid(b.ik_parent) && b.ik_parent as usize != i)
-                    .then_some(AppendRule {
-                        source: b.ik_parent as u32,
-                        ratio: 1.0,
-                        rotate: true,
-                        translate: false,
-                        local: false,
-                    })
+                let (source, ratio) = match b.kind {
+                    KIND_UNDER_ROTATION => (b.ik_parent, 1.0),
+                    KIND_ROTATION_FOLLOW => (b.tail, b.ik_parent as i16 as f32 * 0.01),
+                    _ => return None,
+                };
+                (valid(source) && source as usize != i).then_some(AppendRule {
+                    source: source as u32,
+                    ratio,
+                    rotate: true,
+                    translate: false,
+                    local: false,
+                })
             })
             .collect();
-        // Rotation-follow bones and everything below them run after IK: give them layer 1.
+        let fixed_axis: Vec<Option<Vec3A>> = pmd
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if b.kind != KIND_TWIST || !valid(b.tail) || b.tail == 0 {
+                    return None;
+                }
+                let d = rest[b.tail as usize] - rest[i];
+                (d.length_squared() > 1e-12).then(|| d.normalize())
+            })
+            .collect();
+        // Under-rotation and rotation-follow bones, and everything below them, run after IK
+        // (MMDAgent's order for PMD): give them layer 1.
         let mut layer = vec![0i32; n];
         for (i, a) in append.iter().enumerate() {
             if a.is_some() {
@@ -163,7 +187,7 @@ impl Model {
             layer,
             after_physics: vec![false; n],
             append,
-            fixed_axis: vec![None; n],
+            fixed_axis,
             is_ik_link,
             solver_of: Vec::new(),
             order: Vec::new(),
