@@ -30,12 +30,28 @@ impl fmt::Display for NoAdapter {
 impl std::error::Error for NoAdapter {}
 
 impl Gpu {
-    /// Open the best adapter: `WGPU_BACKEND` / `WGPU_ADAPTER_NAME` are honoured; otherwise
-    /// Vulkan then GL, hardware before software.
+    /// Open the best adapter: `WGPU_BACKEND` (e.g. `vulkan`, `gl`) is honoured; otherwise
+    /// Vulkan first, then GL (probing GL/EGL only when Vulkan has nothing spares the noise
+    /// Mesa's EGL prints on display-less machines).
     pub fn new() -> Result<Gpu, NoAdapter> {
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::GL;
-        let desc = desc.with_env();
+        let from_env = wgpu::Backends::from_env();
+        let tries: Vec<wgpu::Backends> = match from_env {
+            Some(b) => vec![b],
+            None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+        };
+        let mut reasons = Vec::new();
+        for backends in tries {
+            match Self::open(backends) {
+                Ok(g) => return Ok(g),
+                Err(e) => reasons.push(format!("{backends:?}: {}", e.0)),
+            }
+        }
+        Err(NoAdapter(reasons.join("; ")))
+    }
+
+    fn open(backends: wgpu::Backends) -> Result<Gpu, NoAdapter> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+        desc.backends = backends;
         let instance = wgpu::Instance::new(desc);
         let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,

@@ -24,8 +24,8 @@ impl H264Encoder {
         let config = EncoderConfig::new()
             .bitrate(BitRate::from_bps(bps as u32))
             .max_frame_rate(FrameRate::from_hz(fps as f32))
-            .rate_control_mode(RateControlMode::Bitrate)
-            .usage_type(UsageType::CameraVideoNonRealTime)
+            .rate_control_mode(RateControlMode::Off)
+            .usage_type(UsageType::CameraVideoRealTime)
             .complexity(Complexity::Low)
             .skip_frames(false)
             // A key frame every 2 s keeps seeking snappy.

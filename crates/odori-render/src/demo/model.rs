@@ -333,11 +333,11 @@ pub fn character() -> Pmx {
     }
     let mut indices = Vec::new();
     let mut counts = [0i32; 7];
-    for mat in 0..7 {
+    for (mat, count) in counts.iter_mut().enumerate() {
         for (pm, r) in &ranges {
             if *pm == mat {
                 indices.extend_from_slice(&m.indices[r.clone()]);
-                counts[mat] += r.len() as i32;
+                *count += r.len() as i32;
             }
         }
     }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 fn plaid() -> RgbaImage {
     RgbaImage::from_fn(64, 64, |x, y| {
-        let band = |v: u32| (v / 8) % 4 == 0;
+        let band = |v: u32| (v / 8).is_multiple_of(4);
         let base = [200u8, 40, 70];
         let dark = |c: [u8; 3], k: f32| c.map(|v| (v as f32 * k) as u8);
         let c = match (band(x), band(y)) {

@@ -28,7 +28,7 @@ pub fn resolve(root: &Path, name: &str) -> Result<PathBuf, Unresolved> {
         .collect();
     if name.starts_with(['\\', '/'])
         || name.contains(':')
-        || parts.iter().any(|p| *p == "..")
+        || parts.contains(&"..")
         || parts.is_empty()
     {
         return Err(Unresolved::Escapes);

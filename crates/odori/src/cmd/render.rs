@@ -140,9 +140,10 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--size {width}x{height}: MP4 (H.264 4:2:0) needs even sides");
     }
     let job = load_job(&args.files, args.camera.as_deref())?;
-    if !args.physics {
-        // Physics is not built yet; the flag is accepted so scripts need not change later.
-    }
+    // Physics is not built yet: `--no-physics` is accepted now so scripts need not change.
+    // It will select whether `Scene::evaluate` steps the rigid-body world between
+    // `before_physics` and `after_physics`.
+    let _physics = args.physics;
     let end = job.scene.end_frame();
     let (start, stop) = match &args.range {
         Some(r) => parse_range(r, end)?,
@@ -265,7 +266,7 @@ pub fn run(args: Args) -> Result<()> {
 
         // Stage 2: draw frame k, then read frame k − 1 back while k renders.
         let mut in_flight: Option<usize> = None;
-        let mut send_read = |renderer: &Renderer, slot: usize| -> bool {
+        let send_read = |renderer: &Renderer, slot: usize| -> bool {
             let Ok(mut px) = free_rx.recv() else {
                 return false;
             };
@@ -278,10 +279,10 @@ pub fn run(args: Args) -> Result<()> {
             renderer.upload_vertices(&v.positions, &v.normals, &v.uvs);
             renderer.render(&p.input(fallback_camera), k);
             let _ = recycle_tx.send(p);
-            if let Some(prev) = in_flight.take() {
-                if !send_read(&renderer, prev) {
-                    break;
-                }
+            if let Some(prev) = in_flight.take()
+                && !send_read(&renderer, prev)
+            {
+                break;
             }
             in_flight = Some(k);
         }
