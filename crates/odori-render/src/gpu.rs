@@ -8,6 +8,8 @@ pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
+    /// MSAA sample counts usable with both the colour and the depth format.
+    pub sample_counts: Vec<u32>,
 }
 
 /// No adapter could be opened.
@@ -68,11 +70,31 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| NoAdapter(format!("{} ({:?}): {e}", info.name, info.backend)))?;
+        let counts = |f| {
+            adapter
+                .get_texture_format_features(f)
+                .flags
+                .supported_sample_counts()
+        };
+        let depth = counts(crate::target::DEPTH_FORMAT);
+        let mut sample_counts: Vec<u32> = counts(crate::target::COLOR_FORMAT)
+            .into_iter()
+            .filter(|c| depth.contains(c))
+            .collect();
+        if !sample_counts.contains(&1) {
+            sample_counts.push(1);
+        }
         Ok(Gpu {
             device,
             queue,
             info,
+            sample_counts,
         })
+    }
+
+    /// True for CPU rasterisers (lavapipe, llvmpipe), where every pixel costs CPU time.
+    pub fn is_software(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
     }
 
     /// A one-line description for logs: adapter name and backend.

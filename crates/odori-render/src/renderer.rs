@@ -46,7 +46,7 @@ impl Default for RenderOptions {
             edges: true,
             background: [1.0, 1.0, 1.0, 1.0],
             ground_color: [0.0, 0.0, 0.0, 0.35],
-            shadow_map_size: 2048,
+            shadow_map_size: 1024,
             slots: 3,
         }
     }
@@ -130,11 +130,9 @@ impl Renderer {
         options: RenderOptions,
     ) -> Renderer {
         let device = &gpu.device;
-        // Sample counts the colour format allows on this adapter.
-        let samples = [1, 2, 4, 8];
         let target = Target::new(
             device,
-            &samples,
+            &gpu.sample_counts,
             options.width,
             options.height,
             options.msaa,

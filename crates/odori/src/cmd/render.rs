@@ -13,8 +13,28 @@ use odori_render::demo::Demo;
 use odori_render::scene::{ModelFile, Posed, Scene};
 use odori_render::{Gpu, RenderOptions, Renderer, TextureSource};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
+
+/// Busy time per stage, microseconds (for the closing summary: where the time went).
+#[derive(Default)]
+struct StageTimes {
+    evaluate: AtomicU64,
+    draw: AtomicU64,
+    readback: AtomicU64,
+    encode: AtomicU64,
+}
+
+impl StageTimes {
+    fn add(counter: &AtomicU64, since: Instant) {
+        counter.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
+    }
+
+    fn ms_per_frame(counter: &AtomicU64, frames: usize) -> f64 {
+        counter.load(Ordering::Relaxed) as f64 / 1000.0 / frames.max(1) as f64
+    }
+}
 
 pub struct Args {
     pub files: Vec<PathBuf>,
@@ -24,8 +44,11 @@ pub struct Args {
     pub size: String,
     pub fps: u32,
     pub range: Option<String>,
-    pub msaa: u32,
+    pub msaa: Option<u32>,
     pub physics: bool,
+    pub self_shadow: bool,
+    pub ground_shadow: bool,
+    pub edges: bool,
 }
 
 enum Output {
@@ -166,10 +189,21 @@ pub fn run(args: Args) -> Result<()> {
     let options = RenderOptions {
         width,
         height,
-        msaa: args.msaa,
+        msaa: args.msaa.unwrap_or(if gpu.is_software() { 1 } else { 4 }),
+        self_shadow: args.self_shadow,
+        ground_shadow: args.ground_shadow,
+        edges: args.edges,
         ..Default::default()
     };
+    let adapter = gpu.describe();
     let mut renderer = Renderer::new(gpu, job.scene.render.clone(), &job.textures, options);
+    eprintln!(
+        "odori render: {} → {} ({width}x{height}, {} fps, {count} frames, MSAA {}) on {adapter}",
+        job.name,
+        args.output.display(),
+        args.fps,
+        renderer.samples()
+    );
     for w in renderer.warnings() {
         eprintln!("warning: {w}");
     }
@@ -206,6 +240,8 @@ pub fn run(args: Args) -> Result<()> {
     );
     let began = Instant::now();
     let scene = &job.scene;
+    let times = StageTimes::default();
+    let times = &times;
 
     std::thread::scope(|s| -> Result<()> {
         // Stage 1: pose + deform. Posed buffers circulate through `recycle`.
@@ -218,7 +254,9 @@ pub fn run(args: Args) -> Result<()> {
             let mut inst = scene.instance();
             for k in 0..count {
                 let Ok(mut p) = recycle_rx.recv() else { return };
+                let t = Instant::now();
                 scene.evaluate(&mut inst, start + k as f32 * step, &mut p);
+                StageTimes::add(&times.evaluate, t);
                 if posed_tx.send(p).is_err() {
                     return;
                 }
@@ -238,7 +276,9 @@ pub fn run(args: Args) -> Result<()> {
                 Output::Mp4(path) => {
                     let mut video = odori_video::Mp4Video::create(&path, width, height, fps)?;
                     for px in frame_rx {
+                        let t = Instant::now();
                         video.push(&px)?;
+                        StageTimes::add(&times.encode, t);
                         bar_enc.inc(1);
                         let _ = free_tx.send(px);
                     }
@@ -246,7 +286,9 @@ pub fn run(args: Args) -> Result<()> {
                 }
                 Output::Png(path) => {
                     for px in frame_rx {
+                        let t = Instant::now();
                         save_png(&path, width, height, &px)?;
+                        StageTimes::add(&times.encode, t);
                         bar_enc.inc(1);
                         let _ = free_tx.send(px);
                     }
@@ -255,7 +297,9 @@ pub fn run(args: Args) -> Result<()> {
                     std::fs::create_dir_all(&dir)
                         .with_context(|| format!("creating {}", dir.display()))?;
                     for (k, px) in frame_rx.into_iter().enumerate() {
+                        let t = Instant::now();
                         save_png(&dir.join(format!("frame_{k:05}.png")), width, height, &px)?;
+                        StageTimes::add(&times.encode, t);
                         bar_enc.inc(1);
                         let _ = free_tx.send(px);
                     }
@@ -270,14 +314,18 @@ pub fn run(args: Args) -> Result<()> {
             let Ok(mut px) = free_rx.recv() else {
                 return false;
             };
+            let t = Instant::now();
             renderer.read(slot, &mut px);
+            StageTimes::add(&times.readback, t);
             frame_tx.send(px).is_ok()
         };
         for k in 0..count {
             let Ok(p) = posed_rx.recv() else { break };
+            let t = Instant::now();
             let v = &p.vertices;
             renderer.upload_vertices(&v.positions, &v.normals, &v.uvs);
             renderer.render(&p.input(fallback_camera), k);
+            StageTimes::add(&times.draw, t);
             let _ = recycle_tx.send(p);
             if let Some(prev) = in_flight.take()
                 && !send_read(&renderer, prev)
@@ -300,6 +348,16 @@ pub fn run(args: Args) -> Result<()> {
         "wrote {} ({count} frames in {secs:.1} s, {:.1} fps)",
         args.output.display(),
         count as f64 / secs.max(1e-9)
+    );
+    // Stages overlap, so these add up to more than the wall time when the pipeline works.
+    let ms = |c| StageTimes::ms_per_frame(c, count);
+    eprintln!(
+        "busy per frame: evaluate+deform {:.1} ms, draw+upload {:.1} ms, wait for GPU+readback \
+         {:.1} ms, encode {:.1} ms",
+        ms(&times.evaluate),
+        ms(&times.draw),
+        ms(&times.readback),
+        ms(&times.encode)
     );
     Ok(())
 }
