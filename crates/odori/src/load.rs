@@ -49,8 +49,8 @@ pub fn motion_files(paths: &[PathBuf]) -> Result<Vec<MotionFile>> {
                 eprintln!("warning: {}: {d}", p.display());
             }
             Ok(match doc {
-                Document::Vmd(v) => MotionFile::Vmd(v),
-                Document::Vpd(v) => MotionFile::Vpd(v),
+                Document::Vmd(v) => MotionFile::Vmd(*v),
+                Document::Vpd(v) => MotionFile::Vpd(*v),
                 _ => bail!("{}: not a motion (VMD or VPD)", p.display()),
             })
         })
