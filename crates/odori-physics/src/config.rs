@@ -12,8 +12,10 @@ pub struct PhysicsConfig {
     /// At most this many steps per call; time beyond is dropped (Bullet's rule), so a long
     /// stall does not make the next frame slow.
     pub max_substeps: u32,
-    /// Steps run on [`crate::PhysicsWorld::reset`] with the bones held still, so hair and
-    /// skirts start hanging instead of falling from their rest shape.
+    /// Steps of [`crate::PhysicsWorld::settle`] after a reset at any frame but 0 (a seek, or
+    /// playback starting mid-motion), so hair and skirts start hanging instead of falling
+    /// from their modelled shape. Frame 0 is not settled: MMD, and both Bullet peers, start a
+    /// motion from the bodies at the frame-0 pose with no velocity.
     pub settle_steps: u32,
     /// Stop ERP of every joint axis (how hard limits push back per step); babylon-mmd's
     /// value, closer to MMD's Bullet 2.75 than Bullet 3's default of 0.2.
@@ -29,7 +31,7 @@ impl Default for PhysicsConfig {
             gravity: Vec3::new(0.0, -98.0, 0.0),
             fixed_step: 1.0 / 60.0,
             max_substeps: 5,
-            settle_steps: 0,
+            settle_steps: 60,
             joint_stop_erp: 0.475,
             max_frame_gap: 5.0,
         }

@@ -8,17 +8,25 @@ pub const FPS: f32 = 30.0;
 
 impl PhysicsWorld {
     /// Evaluate `frame` of `motion` with physics: the before-physics pass, then a physics
-    /// step of the time since the previous call (or a [`PhysicsWorld::reset`] on the first
-    /// call, after a step backwards or a jump of more than
-    /// [`crate::PhysicsConfig::max_frame_gap`] frames), then the after-physics pass and
-    /// skinning matrices. Frames may be fractional (e.g. 60 fps output steps by 0.5).
+    /// step of the time since the previous call, then the after-physics pass and skinning
+    /// matrices. Frames may be fractional (60 fps output steps by 0.5).
+    ///
+    /// The first call, a step backwards, or a jump of more than
+    /// [`crate::PhysicsConfig::max_frame_gap`] frames resets the world to the pose instead,
+    /// and settles it ([`crate::PhysicsConfig::settle_steps`]) unless the frame is 0.
     pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
         inst.before_physics(model, motion, frame);
         match self.last_frame {
             Some(last) if frame >= last && frame - last <= self.config().max_frame_gap => {
                 self.step(model, inst, (frame - last) / FPS);
             }
-            _ => self.reset(model, inst),
+            _ => {
+                self.reset(model, inst);
+                if frame > 0.0 {
+                    let steps = self.config().settle_steps;
+                    self.settle(model, inst, steps);
+                }
+            }
         }
         self.last_frame = Some(frame);
         inst.after_physics(model);

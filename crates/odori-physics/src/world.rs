@@ -204,8 +204,8 @@ impl PhysicsWorld {
     }
 
     /// Put every body at its bone's current pose with no velocity (first frame, or after a
-    /// seek), settle for [`PhysicsConfig::settle_steps`] steps with the bones held still, and
-    /// write the result into `inst`.
+    /// seek) and write the result into `inst`. Call between `before_physics` and
+    /// `after_physics`.
     pub fn reset(&mut self, model: &Model, inst: &mut Instance) {
         self.sync_kinematic_flags(inst);
         for i in 0..self.bodies.len() {
@@ -214,10 +214,20 @@ impl PhysicsWorld {
         }
         self.world.clear_pairs();
         self.pending = 0.0;
-        for _ in 0..self.config.settle_steps {
+        self.pull_bones(model, inst);
+    }
+
+    /// Run `steps` fixed steps with the bones held where `inst` has them, so simulated bodies
+    /// come to rest (hanging hair, a skirt's drape) instead of starting from the shape they
+    /// were modelled in; then write the result into `inst`. Used after a [`Self::reset`] in
+    /// the middle of a motion.
+    pub fn settle(&mut self, model: &Model, inst: &mut Instance, steps: u32) {
+        self.sync_kinematic_flags(inst);
+        for _ in 0..steps {
             self.push_kinematic(inst);
             self.world.step(1, self.config.fixed_step);
         }
+        self.pending = 0.0;
         self.pull_bones(model, inst);
     }
 

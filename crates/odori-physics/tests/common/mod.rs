@@ -175,3 +175,49 @@ pub fn sway() -> Vmd {
         key("センター", 60, [0.0, 0.0, 0.0], false),
     ])
 }
+
+/// Bone and morph keys of a VMD file (a stop-gap until `Vmd::read` lands on this branch).
+pub fn read_vmd(path: &std::path::Path) -> Vmd {
+    let b = std::fs::read(path).unwrap();
+    let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+    let f32_at = |o: usize| f32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+    let mut o = 50;
+    let n = u32_at(o) as usize;
+    o += 4;
+    let mut bones = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut name = [0u8; 15];
+        name.copy_from_slice(&b[o..o + 15]);
+        let mut interpolation = [0u8; 64];
+        interpolation.copy_from_slice(&b[o + 47..o + 111]);
+        bones.push(BoneKey {
+            name: SjisName(name),
+            frame: u32_at(o + 15),
+            translation: [f32_at(o + 19), f32_at(o + 23), f32_at(o + 27)],
+            rotation: [
+                f32_at(o + 31),
+                f32_at(o + 35),
+                f32_at(o + 39),
+                f32_at(o + 43),
+            ],
+            interpolation,
+        });
+        o += 111;
+    }
+    let m = u32_at(o) as usize;
+    o += 4;
+    let mut morphs = Vec::with_capacity(m);
+    for _ in 0..m {
+        let mut name = [0u8; 15];
+        name.copy_from_slice(&b[o..o + 15]);
+        morphs.push(odori_format::vmd::MorphKey {
+            name: SjisName(name),
+            frame: u32_at(o + 15),
+            weight: f32_at(o + 19),
+        });
+        o += 23;
+    }
+    let mut v = vmd(bones);
+    v.morphs = morphs;
+    v
+}
