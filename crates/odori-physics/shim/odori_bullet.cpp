@@ -62,6 +62,20 @@ public:
     }
 };
 
+// Bullet's group/mask test, plus: two bodies that physics does not move (kinematic or static)
+// never become a pair. Their contacts push nothing, yet Bullet would compute them every step
+// (MMD bodies never sleep); most of a model's kinematic bodies overlap at the torso.
+struct Filter final : public btOverlapFilterCallback {
+    bool needBroadphaseCollision(btBroadphaseProxy *p0, btBroadphaseProxy *p1) const override {
+        const bool collides = (p0->m_collisionFilterGroup & p1->m_collisionFilterMask) != 0 &&
+                              (p1->m_collisionFilterGroup & p0->m_collisionFilterMask) != 0;
+        if (!collides) return false;
+        const auto *a = static_cast<const btCollisionObject *>(p0->m_clientObject);
+        const auto *b = static_cast<const btCollisionObject *>(p1->m_clientObject);
+        return !(a && b && a->isStaticOrKinematicObject() && b->isStaticOrKinematicObject());
+    }
+};
+
 struct Body {
     std::unique_ptr<btCollisionShape> shape;
     std::unique_ptr<btRigidBody> body;
@@ -72,6 +86,7 @@ struct Body {
 }  // namespace
 
 struct OdoriBtWorld {
+    Filter filter;
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher;
     btDbvtBroadphase broadphase;
@@ -82,9 +97,10 @@ struct OdoriBtWorld {
     std::vector<std::unique_ptr<btGeneric6DofSpringConstraint>> joints;
 
     explicit OdoriBtWorld(const btVector3 &g)
-        : config(), dispatcher(&config), broadphase(), solver(),
+        : filter(), config(), dispatcher(&config), broadphase(), solver(),
           world(&dispatcher, &broadphase, &solver, &config), gravity(g) {
         world.setGravity(g);
+        world.getPairCache()->setOverlapFilterCallback(&filter);
     }
 
     ~OdoriBtWorld() {
@@ -204,7 +220,10 @@ void odori_bt_set_kinematic(OdoriBtWorld *w, int i, int kinematic) {
     body->updateInertiaTensor();
     body->setActivationState(DISABLE_DEACTIVATION);
     if (body->getBroadphaseHandle()) {
+        // Pairs were filtered by the old kinematic state: drop them and let the broadphase
+        // find this body's overlaps again.
         w->world.getPairCache()->cleanProxyFromPairs(body->getBroadphaseHandle(), &w->dispatcher);
+        w->world.refreshBroadphaseProxy(body);
     }
 }
 
