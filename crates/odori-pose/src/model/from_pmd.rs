@@ -98,26 +98,6 @@ impl Model {
                 (d.length_squared() > 1e-12).then(|| d.normalize())
             })
             .collect();
-        // Under-rotation and rotation-follow bones, and everything below them, run after IK
-        // (MMDAgent's order for PMD): give them layer 1.
-        let mut layer = vec![0i32; n];
-        for (i, a) in append.iter().enumerate() {
-            if a.is_some() {
-                layer[i] = 1;
-            }
-        }
-        loop {
-            let mut changed = false;
-            for i in 0..n {
-                if layer[i] == 0 && parent[i] != NONE && layer[parent[i] as usize] == 1 {
-                    layer[i] = 1;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
         let mut solvers = Vec::new();
         for (k, ik) in pmd.iks.iter().enumerate() {
             if !valid(ik.bone) || !valid(ik.target) {
@@ -144,7 +124,7 @@ impl Model {
             solvers.push(IkSolver {
                 bone: ik.bone as u32,
                 target: ik.target as u32,
-                iterations: ik::iteration_budget(authored, unit),
+                iterations: authored,
                 authored_iterations: authored,
                 unit_angle: unit,
                 links,
@@ -153,6 +133,7 @@ impl Model {
             });
         }
         // PMD runs IK in the order of its IK list, not by bone index.
+        let layer = late_layers(&parent, &append, &solvers);
         let list_order: Vec<u32> = solvers.iter().map(|s| s.bone).collect();
         let mut is_ik_link = vec![false; n];
         for s in &solvers {
@@ -203,6 +184,37 @@ impl Model {
         order::schedule_with_solver_order(&mut model, Some(&list_order));
         Ok(model)
     }
+}
+
+/// PMD has no deform layers. Under-rotation and rotation-follow bones must see their source
+/// after IK (MMDAgent updates them last), and so must everything below them: they get layer 1.
+/// A solver whose links or effector are in layer 1 must run after them, so its IK bone (and
+/// what hangs below it) moves to layer 1 too — Gene_light.pmd's arm IK hangs under a
+/// rotation-follow shoulder.
+fn late_layers(parent: &[u32], append: &[Option<AppendRule>], solvers: &[IkSolver]) -> Vec<i32> {
+    let n = parent.len();
+    let mut late: Vec<bool> = append.iter().map(Option::is_some).collect();
+    loop {
+        let mut changed = false;
+        for s in solvers {
+            let touches_late =
+                late[s.target as usize] || s.links.iter().any(|l| late[l.bone as usize]);
+            if touches_late && !late[s.bone as usize] {
+                late[s.bone as usize] = true;
+                changed = true;
+            }
+        }
+        for i in 0..n {
+            if !late[i] && parent[i] != NONE && late[parent[i] as usize] {
+                late[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    late.into_iter().map(i32::from).collect()
 }
 
 /// PMD morphs: the base morph lists (vertex, rest position); the others index into it.
