@@ -151,22 +151,23 @@ fn compile(path: &Path) -> (Model, HashSet<String>) {
 
 /// Knee links (single-axis limited links) and their limits' X range.
 fn knees(model: &Model) -> Vec<(usize, f32, f32)> {
-    let mut out = Vec::new();
-    for s in &model.solvers {
-        for l in &s.links {
-            if let Some(lim) = l.limits {
-                if lim.min.y == 0.0
-                    && lim.max.y == 0.0
-                    && lim.min.z == 0.0
-                    && lim.max.z == 0.0
-                    && (lim.min.x != 0.0 || lim.max.x != 0.0)
-                {
-                    out.push((l.bone as usize, lim.min.x, lim.max.x));
-                }
-            }
-        }
-    }
-    out
+    let single_x = |l: &odori_pose::model::LinkLimits| {
+        l.min.y == 0.0
+            && l.max.y == 0.0
+            && l.min.z == 0.0
+            && l.max.z == 0.0
+            && (l.min.x != 0.0 || l.max.x != 0.0)
+    };
+    model
+        .solvers
+        .iter()
+        .flat_map(|s| s.links.iter())
+        .filter_map(|l| {
+            l.limits
+                .filter(single_x)
+                .map(|lim| (l.bone as usize, lim.min.x, lim.max.x))
+        })
+        .collect()
 }
 
 #[test]

@@ -5,8 +5,8 @@
 use super::{
     AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, SourceFormat, order,
 };
-use crate::material::MaterialValues;
 use crate::PoseError;
+use crate::material::MaterialValues;
 use glam::{Vec3, Vec3A, Vec4};
 use odori_format::pmd::Pmd;
 
