@@ -109,7 +109,11 @@ pub struct FormatError(Box<FormatErrorDetail>);
 
 impl FormatError {
     pub fn new(location: Location, kind: ErrorKind) -> Self {
-        FormatError(Box::new(FormatErrorDetail { path: None, location, kind }))
+        FormatError(Box::new(FormatErrorDetail {
+            path: None,
+            location,
+            kind,
+        }))
     }
 
     /// Attach the file name, so the message names the file.

@@ -56,9 +56,15 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
 /// Parse bytes of any of the four formats (by magic), with diagnostics.
 pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
     match detect(bytes) {
-        Some(Format::Pmx) => pmx::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmx(Box::new(d)), g)),
-        Some(Format::Pmd) => pmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmd(Box::new(d)), g)),
-        Some(Format::Vmd) => vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(Box::new(d)), g)),
+        Some(Format::Pmx) => {
+            pmx::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmx(Box::new(d)), g))
+        }
+        Some(Format::Pmd) => {
+            pmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmd(Box::new(d)), g))
+        }
+        Some(Format::Vmd) => {
+            vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(Box::new(d)), g))
+        }
         Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(Box::new(d)), Vec::new())),
         None => Err(FormatError::new(
             Location {
