@@ -5,9 +5,6 @@
 //!   frames played in order through the dance;
 //! - `pose_only_30fps`: the same frames without physics, for comparison.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use odori_physics::{PhysicsConfig, PhysicsModel, PhysicsWorld};
 use odori_pose::{Instance, Model, Motion};
@@ -26,12 +23,17 @@ fn thread_cpu_seconds() -> Option<f64> {
 
 /// Mean CPU time per call of `f` over `n` calls, printed beside Criterion's wall-clock medians.
 fn cpu_per_call(label: &str, n: u32, mut f: impl FnMut()) {
-    let Some(t0) = thread_cpu_seconds() else { return };
+    let Some(t0) = thread_cpu_seconds() else {
+        return;
+    };
     for _ in 0..n {
         f();
     }
     let t1 = thread_cpu_seconds().unwrap_or(t0);
-    println!("{label}: {:.1} µs CPU per call (mean of {n})", (t1 - t0) * 1e6 / n as f64);
+    println!(
+        "{label}: {:.1} µs CPU per call (mean of {n})",
+        (t1 - t0) * 1e6 / n as f64
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -43,7 +45,7 @@ fn bench(c: &mut Criterion) {
     };
     let pmx = odori_format::Pmx::read(pmx).unwrap();
     let model = Model::from_pmx(&pmx).unwrap();
-    let motion = Motion::from_vmd(&model, &common::read_vmd(&vmd));
+    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
     let rig = PhysicsModel::from_pmx(&pmx, &model);
     let Ok(mut world) = PhysicsWorld::new(&rig, &model, PhysicsConfig::default()) else {
         eprintln!("SKIPPED: odori-physics built without Bullet");
@@ -55,7 +57,9 @@ fn bench(c: &mut Criterion) {
         world.evaluate(&model, &motion, &mut inst, f as f32);
     }
 
-    cpu_per_call("physics_step_60hz", 10_000, || world.step(&model, &mut inst, 1.0 / 60.0));
+    cpu_per_call("physics_step_60hz", 10_000, || {
+        world.step(&model, &mut inst, 1.0 / 60.0)
+    });
     c.bench_function("physics_step_60hz", |b| {
         b.iter(|| world.step(&model, black_box(&mut inst), 1.0 / 60.0))
     });

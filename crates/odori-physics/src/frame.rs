@@ -13,7 +13,8 @@ impl PhysicsWorld {
     ///
     /// The first call, a step backwards, or a jump of more than
     /// [`crate::PhysicsConfig::max_frame_gap`] frames resets the world to the pose instead,
-    /// and settles it ([`crate::PhysicsConfig::settle_steps`]) unless the frame is 0.
+    /// and settles it ([`crate::PhysicsConfig::start_settle_steps`] at frame 0,
+    /// [`crate::PhysicsConfig::seek_settle_steps`] elsewhere).
     pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
         inst.before_physics(model, motion, frame);
         match self.last_frame {
@@ -22,10 +23,13 @@ impl PhysicsWorld {
             }
             _ => {
                 self.reset(model, inst);
-                if frame > 0.0 {
-                    let steps = self.config().settle_steps;
-                    self.settle(model, inst, steps);
-                }
+                let c = self.config();
+                let steps = if frame <= 0.0 {
+                    c.start_settle_steps
+                } else {
+                    c.seek_settle_steps
+                };
+                self.settle(model, inst, steps);
             }
         }
         self.last_frame = Some(frame);
