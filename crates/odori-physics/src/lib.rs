@@ -6,6 +6,8 @@
 //! - [`PhysicsWorld`]: a Bullet world for one model instance. Between the pose runtime's two
 //!   passes it moves kinematic bodies with their bones, steps at a fixed 1/60 s, and writes
 //!   simulated bodies back into the bones ([`PhysicsWorld::evaluate`] does a whole frame).
+//! - [`bake`]: a motion's physics result as VMD keys (`odori bake`), which play back in
+//!   MikuMikuDance with physics off.
 //!
 //! Bullet is the system library (Debian `libbullet-dev`) behind a small C++ shim of ours
 //! (`shim/`), built by `build.rs`. Without it the crate still builds and
@@ -28,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+mod bake;
 mod bullet;
 mod config;
 mod error;
@@ -37,6 +40,7 @@ mod metrics;
 mod rig;
 mod world;
 
+pub use bake::{Baked, bake};
 pub use bullet::AVAILABLE;
 pub use config::PhysicsConfig;
 pub use error::PhysicsError;

@@ -175,10 +175,10 @@ impl PhysicsWorld {
     pub fn driven_bones(&self) -> Vec<u32> {
         let mut out = Vec::new();
         for b in &self.bodies {
-            if let (true, Some(bone)) = (b.mode.is_dynamic(), b.bone) {
-                if !out.contains(&bone) {
-                    out.push(bone);
-                }
+            if let (true, Some(bone)) = (b.mode.is_dynamic(), b.bone)
+                && !out.contains(&bone)
+            {
+                out.push(bone);
             }
         }
         out

@@ -6,7 +6,7 @@
 
 mod common;
 
-use odori_physics::{PhysicsConfig, PhysicsModel, PhysicsWorld};
+use odori_physics::{PhysicsConfig, PhysicsModel};
 use odori_pose::{Instance, Model, Motion};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -81,7 +81,7 @@ struct Table {
 /// Play frames 0..=600 in order with physics and measure every physics bone (weights …錘
 /// aside) against the peers' dumps.
 fn compare(model: &Model, motion: &Motion, rig: &PhysicsModel, peers: &[&Dump]) -> Option<Table> {
-    let mut world = PhysicsWorld::new(rig, model, config_from_env()).ok()?;
+    let mut world = common::world_with(rig, model, config_from_env())?;
     let mut inst = Instance::new(model, motion);
     // Weight bones (…錘) carry no mesh and swing freely; peers agree on them least.
     let bones: Vec<(usize, &String)> = peers[0]

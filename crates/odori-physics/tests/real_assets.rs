@@ -4,7 +4,7 @@
 mod common;
 
 use glam::{Affine3A, Vec3A};
-use odori_physics::{PhysicsConfig, PhysicsModel, PhysicsWorld};
+use odori_physics::PhysicsModel;
 use odori_pose::model::NONE;
 use odori_pose::{Instance, Model, Motion};
 
@@ -39,7 +39,7 @@ struct Run {
 }
 
 fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> Option<Run> {
-    let mut world = PhysicsWorld::new(rig, model, PhysicsConfig::default()).ok()?;
+    let mut world = common::world(rig, model)?;
     let mut inst = Instance::new(model, motion);
     let mut run = Run {
         frames: Vec::with_capacity(frames as usize),
@@ -58,7 +58,7 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
             if !body.mode.is_dynamic() || parent == NONE || is_counterweight(body) {
                 continue;
             }
-            let rest = (Vec3A::from(body.rest.translation) - model.rest[parent as usize]).length();
+            let rest = (body.rest.translation - model.rest[parent as usize]).length();
             let d = (now.translation - inst.world[parent as usize].translation).length();
             let stretch = (d - rest).abs();
             assert!(

@@ -73,7 +73,7 @@ fn bad_bodies_and_joints_are_dropped_with_diagnostics() {
     );
     assert_eq!(phys.diagnostics.len(), 11, "{:#?}", phys.diagnostics);
 
-    let Ok(mut world) = PhysicsWorld::new(&phys, &model, PhysicsConfig::default()) else {
+    let Some(mut world) = common::world(&phys, &model) else {
         return; // built without Bullet: the description is all there is to check
     };
     let motion = Motion::from_vmd(&model, &sway());
@@ -87,10 +87,11 @@ fn bad_bodies_and_joints_are_dropped_with_diagnostics() {
 #[test]
 fn without_bullet_the_error_says_what_to_install() {
     let (_, model, phys) = compiled();
+    let available = odori_physics::AVAILABLE;
     match PhysicsWorld::new(&phys, &model, PhysicsConfig::default()) {
-        Ok(_) => assert!(odori_physics::AVAILABLE),
+        Ok(_) => assert!(available),
         Err(e) => {
-            assert!(!odori_physics::AVAILABLE);
+            assert!(!available);
             assert_eq!(e, PhysicsError::Unavailable);
             assert!(
                 e.to_string().contains("apt-get install libbullet-dev"),
@@ -107,7 +108,7 @@ fn run(
     phys: &PhysicsModel,
     n: u32,
 ) -> Option<Vec<Vec<glam::Affine3A>>> {
-    let mut world = PhysicsWorld::new(phys, model, PhysicsConfig::default()).ok()?;
+    let mut world = common::world(phys, model)?;
     let mut inst = Instance::new(model, motion);
     Some(
         (0..n)
@@ -127,7 +128,7 @@ fn pos(a: &glam::Affine3A) -> Vec3A {
 fn hair_swings_stays_jointed_and_carries_its_tip() {
     let (_, model, phys) = compiled();
     let motion = Motion::from_vmd(&model, &sway());
-    let Ok(mut world) = PhysicsWorld::new(&phys, &model, PhysicsConfig::default()) else {
+    let Some(mut world) = common::world(&phys, &model) else {
         return;
     };
     let mut inst = Instance::new(&model, &motion);
@@ -211,7 +212,7 @@ fn vmd_physics_off_flag_makes_the_hair_follow_its_bones() {
 fn a_seek_resets_to_what_a_fresh_start_gives() {
     let (_, model, phys) = compiled();
     let motion = Motion::from_vmd(&model, &sway());
-    let Ok(mut a) = PhysicsWorld::new(&phys, &model, PhysicsConfig::default()) else {
+    let Some(mut a) = common::world(&phys, &model) else {
         return;
     };
     let mut b = PhysicsWorld::new(&phys, &model, PhysicsConfig::default()).unwrap();

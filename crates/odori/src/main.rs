@@ -3,6 +3,7 @@
 mod cmd;
 mod frames;
 mod load;
+mod physics;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -61,6 +62,16 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         passes: usize,
     },
+    /// Simulate physics over a motion and write the motion with the simulated bones as
+    /// keyframes (physics off on them), for MikuMikuDance or any runtime to play back.
+    Bake {
+        model: PathBuf,
+        /// The VMD motion to bake.
+        motion: PathBuf,
+        /// The baked VMD to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Render a dance to video (not built yet: see the README's status).
     Render {
         files: Vec<PathBuf>,
@@ -86,6 +97,11 @@ fn main() -> Result<()> {
             instances,
             passes,
         } => cmd::bench::run(&model, &motions, instances, passes),
+        Command::Bake {
+            model,
+            motion,
+            output,
+        } => cmd::bake::run(&model, &motion, &output),
         Command::Render { .. } => {
             anyhow::bail!(
                 "odori render is not built yet: the renderer is the next milestone. \

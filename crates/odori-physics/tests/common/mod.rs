@@ -175,3 +175,33 @@ pub fn sway() -> Vmd {
         key("センター", 60, [0.0, 0.0, 0.0], false),
     ])
 }
+
+/// Environment variable that makes a build without Bullet a test failure (set it in CI,
+/// where `libbullet-dev` is installed, so physics tests cannot silently skip).
+pub const REQUIRE_PHYSICS: &str = "ODORI_REQUIRE_PHYSICS";
+
+/// A physics world, or `None` after a skip notice when odori was built without Bullet
+/// (a failure instead when `ODORI_REQUIRE_PHYSICS=1`).
+pub fn world(
+    rig: &odori_physics::PhysicsModel,
+    model: &odori_pose::Model,
+) -> Option<odori_physics::PhysicsWorld> {
+    world_with(rig, model, odori_physics::PhysicsConfig::default())
+}
+
+pub fn world_with(
+    rig: &odori_physics::PhysicsModel,
+    model: &odori_pose::Model,
+    config: odori_physics::PhysicsConfig,
+) -> Option<odori_physics::PhysicsWorld> {
+    match odori_physics::PhysicsWorld::new(rig, model, config) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            if std::env::var(REQUIRE_PHYSICS).is_ok_and(|v| v == "1") {
+                panic!("{e}, and {REQUIRE_PHYSICS}=1 forbids skipping");
+            }
+            eprintln!("SKIPPED: {e}");
+            None
+        }
+    }
+}
