@@ -57,6 +57,14 @@ impl PhysicsWorld {
         // rig body index → Bullet body index.
         let mut bt_index = vec![None; rig.bodies.len()];
         for (i, b) in rig.bodies.iter().enumerate() {
+            // A description compiled for another model must not index past this one's bones.
+            let bone = b.bone.filter(|&bn| (bn as usize) < model.bone_count());
+            if bone != b.bone {
+                diagnostics.push(format!(
+                    "rigid body `{}`: bone {:?} not in this model; attached to no bone",
+                    b.name, b.bone
+                ));
+            }
             let (shape, size) = match b.shape {
                 Shape::Sphere { radius } => (0, [radius, 0.0, 0.0]),
                 Shape::Box { half_extents } => (1, half_extents.to_array()),
@@ -86,12 +94,12 @@ impl PhysicsWorld {
             };
             debug_assert_eq!(index as usize, bodies.len());
             bt_index[i] = Some(index);
-            let bone_rest = b.bone.map_or(Affine3A::IDENTITY, |bn| {
+            let bone_rest = bone.map_or(Affine3A::IDENTITY, |bn| {
                 Affine3A::from_translation(model.rest[bn as usize].into())
             });
             let offset = bone_rest.inverse() * b.rest;
             bodies.push(BodyState {
-                bone: b.bone,
+                bone,
                 mode: b.mode,
                 offset,
                 inv_offset: offset.inverse(),

@@ -232,3 +232,21 @@ fn a_seek_resets_to_what_a_fresh_start_gives() {
         }
     }
 }
+
+#[test]
+fn a_description_for_another_model_does_not_index_past_its_bones() {
+    let (_, _, phys) = compiled();
+    let mut small = rig();
+    small.bones.truncate(2);
+    small.rigid_bodies.clear();
+    small.joints.clear();
+    let model = Model::from_pmx(&small).unwrap();
+    let Some(mut world) = common::world(&phys, &model) else { return };
+    assert_eq!(world.diagnostics().len(), 2, "{:?}", world.diagnostics());
+    let motion = Motion::empty(&model);
+    let mut inst = Instance::new(&model, &motion);
+    for f in 0..10 {
+        world.evaluate(&model, &motion, &mut inst, f as f32);
+    }
+    assert!(inst.world.iter().all(|w| w.is_finite()));
+}
