@@ -241,7 +241,9 @@ fn a_description_for_another_model_does_not_index_past_its_bones() {
     small.rigid_bodies.clear();
     small.joints.clear();
     let model = Model::from_pmx(&small).unwrap();
-    let Some(mut world) = common::world(&phys, &model) else { return };
+    let Some(mut world) = common::world(&phys, &model) else {
+        return;
+    };
     assert_eq!(world.diagnostics().len(), 2, "{:?}", world.diagnostics());
     let motion = Motion::empty(&model);
     let mut inst = Instance::new(&model, &motion);
