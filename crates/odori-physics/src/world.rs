@@ -33,6 +33,8 @@ pub struct PhysicsWorld {
     /// Bones below a simulated body's bone that no body drives, in evaluation order:
     /// recomputed after physics writes their ancestors.
     dependents: Vec<u32>,
+    /// Bones simulated bodies drive, each once, in evaluation order.
+    driven_order: Vec<u32>,
     poses: Vec<Pose>,
     /// [`PhysicsModel::bodies`] index → Bullet body index (`None`: Bullet refused it).
     pub(crate) bt_index: Vec<Option<u32>>,
@@ -151,12 +153,20 @@ impl PhysicsWorld {
             }
         }
         let dependents = dependents(model, &bodies);
+        let mut driven_order: Vec<u32> = bodies
+            .iter()
+            .filter(|b| b.mode.is_dynamic())
+            .filter_map(|b| b.bone)
+            .collect();
+        driven_order.sort_by_key(|&b| model.order_pos[b as usize]);
+        driven_order.dedup();
         let n = bodies.len();
         Ok(PhysicsWorld {
             world,
             config,
             bodies,
             dependents,
+            driven_order,
             poses: vec![Pose::default(); n],
             bt_index,
             pending: 0.0,
@@ -216,6 +226,7 @@ impl PhysicsWorld {
     /// `after_physics`.
     pub fn reset(&mut self, model: &Model, inst: &mut Instance) {
         self.sync_kinematic_flags(inst);
+        self.unkey_simulated_bones(model, inst);
         for i in 0..self.bodies.len() {
             let pose = Pose::from_affine(&self.bone_target(i, inst));
             self.world.reset_body(i as u32, &pose);
@@ -237,6 +248,32 @@ impl PhysicsWorld {
         }
         self.pending = 0.0;
         self.pull_bones(model, inst);
+    }
+
+    /// Pose the bones that simulated bodies drive as if they had no keys (their rest offset
+    /// from their parent), and the bones below them to match. MMD ignores a simulated bone's
+    /// own keyframes while physics runs for it, so that is where its body starts from:
+    /// wavefile_v2 keys miku_v2's twin tails, and babylon-mmd starts them from their modelled
+    /// shape (with the keyed shape they start 6 units away from its dump).
+    fn unkey_simulated_bones(&mut self, model: &Model, inst: &mut Instance) {
+        let mut any = false;
+        for &b in &self.driven_order {
+            let b = b as usize;
+            let simulated = self
+                .bodies
+                .iter()
+                .any(|body| body.bone == Some(b as u32) && !body.kinematic);
+            if !simulated {
+                continue;
+            }
+            inst.world[b] = unkeyed(model, inst, b);
+            any = true;
+        }
+        if any {
+            for &b in &self.dependents {
+                fk::update_bone(model, inst, b as usize);
+            }
+        }
     }
 
     /// Advance by `dt` seconds of animation: kinematic bodies follow `inst`'s bones, Bullet
@@ -303,7 +340,9 @@ impl PhysicsWorld {
             }
             let mut world = pose.to_affine() * b.inv_offset;
             if b.mode == BodyMode::PhysicsWithBone {
-                world.translation = inst.world[bone as usize].translation;
+                // The bone's own keys do not count (see `unkey_simulated_bones`): its
+                // position is its rest offset from its parent.
+                world.translation = unkeyed(model, inst, bone as usize).translation;
             }
             inst.world[bone as usize] = world;
             wrote = true;
@@ -313,6 +352,15 @@ impl PhysicsWorld {
                 fk::update_bone(model, inst, b as usize);
             }
         }
+    }
+}
+
+/// Bone `b`'s world matrix with no keys of its own: its parent's world × its rest offset.
+fn unkeyed(model: &Model, inst: &Instance, b: usize) -> Affine3A {
+    let local = Affine3A::from_translation(model.offset[b].into());
+    match model.parent[b] {
+        NONE => local,
+        p => inst.world[p as usize] * local,
     }
 }
 

@@ -144,12 +144,13 @@ fn print(name: &str, t: &Table) {
     println!("frames 0–60 worst: {:.3} at {} `{}`", w.0, w.1, w.2);
 }
 
-fn check(name: &str, t: &Table) {
+/// `early`: bound on the distance to the nearer peer over frames 0–60.
+fn check(name: &str, t: &Table, early: f32) {
     print(name, t);
     let w = &t.early_worst;
     assert!(!t.buckets[0].0.is_empty());
     assert!(
-        w.0 < 0.3,
+        w.0 < early,
         "{name}: frames 0–60: {:.3} from the nearer peer at frame {} `{}`",
         w.0,
         w.1,
@@ -160,7 +161,7 @@ fn check(name: &str, t: &Table) {
 
 /// Later the systems drift apart as chaotic systems do: most bones stay close (median), and
 /// none is further than a strand swung the other way (Gene's light ahoge, 0.05–0.5 mass,
-/// is the first to go: up to ~3.6 units around frame 510, where the peers differ by 1.6).
+/// and miku_v2's twin tails are the first to go).
 fn later(name: &str, t: &Table) {
     for (k, (ours, _)) in t.buckets.iter().enumerate().skip(1) {
         let max = ours.iter().copied().fold(0.0, f32::max);
@@ -197,7 +198,7 @@ fn gene_physics_bones_stay_near_the_bullet_peers() {
     let Some(t) = compare(&model, &motion, &rig, &[&wasm, &anim]) else {
         return;
     };
-    check("Gene_light.pmx vs babylon-mmd WASM and mmd-anim", &t);
+    check("Gene_light.pmx vs babylon-mmd WASM and mmd-anim", &t, 0.3);
 }
 
 /// miku_v2.pmd has babylon-mmd dumps only (JavaScript and WASM runtimes over the same Bullet).
@@ -218,10 +219,7 @@ fn miku_physics_bones_stay_near_babylon_mmd() {
     let Some(t) = compare(&model, &motion, &rig, &[&wasm, &js]) else {
         return;
     };
-    // babylon-mmd's twin tails start already swung into the joint limits that lock them 10°
-    // off their modelled shape (6 units at the tips at frame 0, as if stepped for about a
-    // second before frame 0, while its Gene dump shows no such settling); odori's swing
-    // there during the first ~30 frames. After that the two agree like the Gene runs.
-    print("miku_v2.pmd vs babylon-mmd WASM and JS", &t);
-    later("miku_v2.pmd", &t);
+    // Both peers are babylon-mmd (one Bullet), so this is one reference, not two; the twin
+    // tails (14 units long, keyed in wavefile_v2 but simulated) swing widest early on.
+    check("miku_v2.pmd vs babylon-mmd WASM and JS", &t, 0.5);
 }

@@ -17,15 +17,16 @@ fn is_counterweight(b: &odori_physics::Body) -> bool {
 
 /// A body may drift this far from the distance its rest pose puts it from its bone's parent
 /// (MMD units; the models are ~20 units tall). Bullet's joints give under fast moves: Gene's
-/// worst is ~1.3 (its 0.05–0.5 mass ahoge), miku_v2's ~2.6 for two or three frames when its
+/// worst is ~0.7 (its 0.05–0.5 mass ahoge), miku_v2's ~2.6 for two or three frames when its
 /// 0.2-mass front hair is shoved by the head's collision sphere in a fast turn. More than
 /// this is a blow-up.
 const STRETCH_BOUND: f32 = 3.0;
 /// Gap between a joint's two anchors beyond its translation limits: 99% of joint-frames
 /// stay under the first bound (hair hanging under gravity sits at ~0.04, Bullet's usual
 /// give), every one under the second (transient spikes of a few frames: Gene's
-/// over-constrained cloak cross links open to ~2 in the fastest turns, miku_v2's front hair
-/// to ~3.1 at frame 578 while shoved by the head; both close again within 3 frames).
+/// over-constrained cloak cross links open to ~1.9 in the fastest turns, miku_v2's light
+/// waist ornament and front hair to ~2.5 while shoved by the body; all close again within
+/// 3 frames).
 const JOINT_P99_BOUND: f32 = 0.5;
 const JOINT_BOUND: f32 = 3.5;
 
