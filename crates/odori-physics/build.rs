@@ -47,7 +47,15 @@ fn main() {
     for (name, value) in &bullet.defines {
         build.define(name, value.as_deref());
     }
-    build.compile("odori_bullet_shim");
+    // A machine with Bullet's headers but no C++ compiler still gets a working odori.
+    if let Err(e) = build.try_compile("odori_bullet_shim") {
+        println!(
+            "cargo:warning=odori-physics: could not compile the Bullet shim ({e}); building \
+             without physics. Install a C++ compiler (apt-get install g++)."
+        );
+        println!("cargo:rustc-cfg=odori_no_bullet");
+        return;
+    }
 
     // Only the three libraries rigid bodies need (the pc file also lists BulletSoftBody).
     for dir in &bullet.link_paths {
