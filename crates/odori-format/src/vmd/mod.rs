@@ -27,12 +27,7 @@ pub struct Bezier {
 }
 
 impl Bezier {
-    pub const LINEAR: Bezier = Bezier {
-        x1: 20.0 / 127.0,
-        y1: 20.0 / 127.0,
-        x2: 107.0 / 127.0,
-        y2: 107.0 / 127.0,
-    };
+    pub const LINEAR: Bezier = Bezier { x1: 20.0 / 127.0, y1: 20.0 / 127.0, x2: 107.0 / 127.0, y2: 107.0 / 127.0 };
 
     /// From four stored bytes (x1, y1, x2, y2), each 0..=127.
     pub fn from_bytes(x1: u8, y1: u8, x2: u8, y2: u8) -> Self {
@@ -77,12 +72,7 @@ impl BoneKey {
             let b = &self.interpolation;
             Bezier::from_bytes(b[o], b[o + 4], b[o + 8], b[o + 12])
         };
-        BoneCurves {
-            x: c(0),
-            y: c(16),
-            z: c(32),
-            rotation: c(48),
-        }
+        BoneCurves { x: c(0), y: c(16), z: c(32), rotation: c(48) }
     }
 
     /// MMD writes `0x63 0x0F` into bytes 2 and 3 to turn physics off for this bone from this
@@ -91,14 +81,14 @@ impl BoneKey {
         self.interpolation[2] == 0x63 && self.interpolation[3] == 0x0F
     }
 
-    /// The canonical 64 bytes MMD writes for the given curves (rows shifted by one byte).
+    /// The canonical 64 bytes MMD writes for the given curves (rows shifted by one byte), as
+    /// older MMD versions wrote them: every key of wavefile_v2.vmd matches byte for byte.
+    /// MMD 9 differs in ways readers ignore: it writes `00 00` into bytes 2 and 3 when physics
+    /// stays on, and zeros (sometimes stale memory) where rows 1..3 end in a 1 here.
     pub fn encode_curves(curves: &BoneCurves, physics_disabled: bool) -> [u8; 64] {
         let q = |v: f32| (v * 127.0).round().clamp(0.0, 127.0) as u8;
         let mut first = [0u8; 16];
-        for (axis, c) in [curves.x, curves.y, curves.z, curves.rotation]
-            .iter()
-            .enumerate()
-        {
+        for (axis, c) in [curves.x, curves.y, curves.z, curves.rotation].iter().enumerate() {
             first[axis] = q(c.x1);
             first[4 + axis] = q(c.y1);
             first[8 + axis] = q(c.x2);
@@ -165,14 +155,7 @@ impl CameraKey {
             let b = &self.interpolation[g * 4..g * 4 + 4];
             Bezier::from_bytes(b[0], b[2], b[1], b[3])
         };
-        CameraCurves {
-            x: c(0),
-            y: c(1),
-            z: c(2),
-            rotation: c(3),
-            distance: c(4),
-            fov: c(5),
-        }
+        CameraCurves { x: c(0), y: c(1), z: c(2), rotation: c(3), distance: c(4), fov: c(5) }
     }
 }
 
@@ -228,3 +211,6 @@ impl Vmd {
         self.magic.starts_with(MAGIC_V1)
     }
 }
+
+#[cfg(test)]
+mod tests;
