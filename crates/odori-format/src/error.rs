@@ -141,6 +141,13 @@ impl fmt::Display for FormatError {
         if let Some(p) = &self.path {
             write!(f, "{}: ", p.display())?;
         }
+        if let ErrorKind::Io(_) = self.kind {
+            return write!(
+                f,
+                "cannot read the {} file: {}",
+                self.location.format, self.kind
+            );
+        }
         write!(f, "{}: {}", self.location, self.kind)
     }
 }

@@ -3,6 +3,7 @@
 mod cmd;
 mod frames;
 mod load;
+mod physics;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -61,6 +62,16 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         passes: usize,
     },
+    /// Simulate physics over a motion and write the motion with the simulated bones as
+    /// keyframes (physics off on them), for MikuMikuDance or any runtime to play back.
+    Bake {
+        model: PathBuf,
+        /// The VMD motion to bake.
+        motion: PathBuf,
+        /// The baked VMD to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs. With no
     /// files, renders the embedded demo character and dance.
     Render {
@@ -102,8 +113,18 @@ enum Command {
     },
 }
 
-fn main() -> Result<()> {
-    match Cli::parse().command {
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
         Command::Info { file, json, names } => cmd::info::run(&file, json, names),
         Command::Pose {
             model,
@@ -119,6 +140,11 @@ fn main() -> Result<()> {
             instances,
             passes,
         } => cmd::bench::run(&model, &motions, instances, passes),
+        Command::Bake {
+            model,
+            motion,
+            output,
+        } => cmd::bake::run(&model, &motion, &output),
         Command::Render {
             files,
             camera,
