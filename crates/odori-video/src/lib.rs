@@ -7,6 +7,7 @@
 //! checks.
 
 pub mod audio;
+pub mod ffmpeg;
 pub mod h264;
 pub mod mp4;
 pub mod probe;
@@ -52,5 +53,99 @@ impl Mp4Video {
     pub fn finish(self, audio: Option<&mp4::AudioTrack>) -> Result<(), VideoError> {
         self.writer.finish(audio)?;
         Ok(())
+    }
+}
+
+/// Which H.264 encoder writes an MP4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoder {
+    /// OpenH264 in-process and our muxer (always available).
+    Builtin,
+    /// An `ffmpeg` process (libx264; WAV/MP3 audio encoded to AAC).
+    Ffmpeg,
+}
+
+/// A soundtrack file and the part of it that goes with the rendered frames.
+pub struct Soundtrack<'a> {
+    pub path: &'a Path,
+    pub start_s: f64,
+    pub length_s: f64,
+}
+
+/// An MP4 being written by either encoder.
+pub enum Video {
+    Builtin {
+        mp4: Mp4Video,
+        audio: Option<mp4::AudioTrack>,
+    },
+    Ffmpeg(ffmpeg::FfmpegVideo),
+}
+
+impl Video {
+    /// Start writing `path`. The soundtrack is read (built-in) or handed to ffmpeg now, so a
+    /// bad audio file fails before any frame is rendered.
+    pub fn create(
+        encoder: Encoder,
+        path: &Path,
+        width: u32,
+        height: u32,
+        fps: u32,
+        sound: Option<&Soundtrack<'_>>,
+    ) -> Result<Video, VideoError> {
+        match encoder {
+            Encoder::Builtin => {
+                let audio = match sound {
+                    Some(s) => {
+                        let bytes = std::fs::read(s.path)?;
+                        Some(audio::track(&bytes, s.start_s, s.length_s)?)
+                    }
+                    None => None,
+                };
+                Ok(Video::Builtin {
+                    mp4: Mp4Video::create(path, width, height, fps)?,
+                    audio,
+                })
+            }
+            Encoder::Ffmpeg => {
+                let audio = sound.map(|s| ffmpeg::Audio {
+                    path: s.path.to_path_buf(),
+                    start_s: s.start_s,
+                    length_s: s.length_s,
+                });
+                Ok(Video::Ffmpeg(ffmpeg::FfmpegVideo::spawn(
+                    path,
+                    width,
+                    height,
+                    fps,
+                    audio.as_ref(),
+                )?))
+            }
+        }
+    }
+
+    /// True when the built-in path stores the soundtrack as PCM (a WAV), which browsers do
+    /// not play.
+    pub fn audio_is_pcm(&self) -> bool {
+        matches!(
+            self,
+            Video::Builtin {
+                audio: Some(mp4::AudioTrack::Pcm { .. }),
+                ..
+            }
+        )
+    }
+
+    pub fn push(&mut self, rgba: &[u8]) -> Result<(), VideoError> {
+        match self {
+            Video::Builtin { mp4, .. } => mp4.push(rgba),
+            Video::Ffmpeg(f) => f.push(rgba),
+        }
+    }
+
+    pub fn finish(self) -> Result<(), VideoError> {
+        match self {
+            Video::Builtin { mp4, audio } => mp4.finish(audio.as_ref()),
+            Video::Ffmpeg(f) => f.finish(),
+        }
     }
 }

@@ -89,15 +89,40 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
         } else {
             (0..n as usize).map(|i| be32(stsz, 12 + 4 * i)).collect()
         };
-        let offsets: Vec<u64> = match child(stbl, b"co64") {
-            Some(c) => (0..be32(c, 4) as usize)
+        // Chunk offsets (co64 or stco), then each sample's offset through stsc's runs.
+        let chunks: Vec<u64> = match (child(stbl, b"co64"), child(stbl, b"stco")) {
+            (Some(c), _) => (0..be32(c, 4) as usize)
                 .map(|i| {
                     c.get(8 + 8 * i..16 + 8 * i)
                         .map_or(0, |s| u64::from_be_bytes(s.try_into().unwrap()))
                 })
                 .collect(),
-            None => Vec::new(),
+            (None, Some(c)) => (0..be32(c, 4) as usize)
+                .map(|i| be32(c, 8 + 4 * i) as u64)
+                .collect(),
+            _ => Vec::new(),
         };
+        let stsc = child(stbl, b"stsc").unwrap_or(&[]);
+        let runs: Vec<(usize, usize)> = (0..be32(stsc, 4) as usize)
+            .map(|i| {
+                let first = be32(stsc, 8 + 12 * i) as usize;
+                (first.max(1) - 1, be32(stsc, 12 + 12 * i) as usize)
+            })
+            .collect();
+        let mut offsets = Vec::with_capacity(sizes.len());
+        let mut sample = 0;
+        for (ci, &chunk) in chunks.iter().enumerate() {
+            let per = runs.iter().rev().find(|r| r.0 <= ci).map_or(1, |r| r.1);
+            let mut at = chunk;
+            for _ in 0..per {
+                let Some(&size) = sizes.get(sample) else {
+                    break;
+                };
+                offsets.push(at);
+                at += size as u64;
+                sample += 1;
+            }
+        }
         let avcc = if &codec == b"avc1" {
             body.get(78..)
                 .and_then(|b| child(b, b"avcC"))
@@ -126,8 +151,9 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
     out
 }
 
-/// Decode video frames `0..=index` of `track` (one sample per chunk, as our writer stores
-/// them) and return frame `index` as RGBA8 with its size.
+/// Decode video frames `0..=index` of `track` and return frame `index` as RGBA8 with its
+/// size. OpenH264 decodes the Constrained Baseline streams the built-in encoder writes, not
+/// the High-profile (B-frame) streams of the ffmpeg path.
 pub fn decode_frame(
     file: &[u8],
     track: &Track,

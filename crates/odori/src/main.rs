@@ -110,6 +110,10 @@ enum Command {
         /// Turn off edges (outlines).
         #[arg(long)]
         no_edges: bool,
+        /// MP4 encoder: `builtin` (OpenH264, in-process), `ffmpeg` (libx264 + AAC), or `auto`
+        /// (ffmpeg only for a WAV soundtrack when ffmpeg is installed).
+        #[arg(long, default_value = "auto")]
+        encoder: String,
     },
 }
 
@@ -158,6 +162,7 @@ fn run(cli: Cli) -> Result<()> {
             no_self_shadow,
             no_ground_shadow,
             no_edges,
+            encoder,
         } => cmd::render::run(cmd::render::Args {
             files,
             camera,
@@ -171,6 +176,7 @@ fn run(cli: Cli) -> Result<()> {
             self_shadow: !no_self_shadow,
             ground_shadow: !no_ground_shadow,
             edges: !no_edges,
+            encoder,
         }),
     }
 }

@@ -105,3 +105,69 @@ fn demo_to_png_and_folder() {
     let n = std::fs::read_dir(&frames).unwrap().count();
     assert_eq!(n, 5, "frames 0, 0.5, 1, 1.5, 2 at 60 fps");
 }
+
+/// A mono 16-bit WAV of a 440 Hz tone.
+fn tone_wav(seconds: f32) -> Vec<u8> {
+    let rate = 22050u32;
+    let samples: Vec<u8> = (0..(seconds * rate as f32) as u32)
+        .flat_map(|i| {
+            let v = (i as f32 * 440.0 * std::f32::consts::TAU / rate as f32).sin() * 8000.0;
+            (v as i16).to_le_bytes()
+        })
+        .collect();
+    let mut w = b"RIFF".to_vec();
+    w.extend_from_slice(&(36 + samples.len() as u32).to_le_bytes());
+    w.extend_from_slice(b"WAVEfmt ");
+    for v in [16u32] {
+        w.extend_from_slice(&v.to_le_bytes());
+    }
+    w.extend_from_slice(&1u16.to_le_bytes());
+    w.extend_from_slice(&1u16.to_le_bytes());
+    w.extend_from_slice(&rate.to_le_bytes());
+    w.extend_from_slice(&(rate * 2).to_le_bytes());
+    w.extend_from_slice(&2u16.to_le_bytes());
+    w.extend_from_slice(&16u16.to_le_bytes());
+    w.extend_from_slice(b"data");
+    w.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+    w.extend_from_slice(&samples);
+    w
+}
+
+#[test]
+fn demo_with_wav_audio() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = out_dir("audio");
+    let wav = dir.join("tone.wav");
+    std::fs::write(&wav, tone_wav(5.0)).unwrap();
+    let mp4 = dir.join("a.mp4");
+    for encoder in ["builtin", "ffmpeg"] {
+        if encoder == "ffmpeg" && !odori_video::ffmpeg::available() {
+            eprintln!("SKIPPED: --encoder ffmpeg (no ffmpeg on PATH; optional)");
+            continue;
+        }
+        odori(&[
+            "render",
+            "--size",
+            "96x64",
+            "--range",
+            "30:89",
+            "--encoder",
+            encoder,
+            "--audio",
+            wav.to_str().unwrap(),
+            "-o",
+            mp4.to_str().unwrap(),
+        ]);
+        let bytes = std::fs::read(&mp4).unwrap();
+        let t = odori_video::probe::tracks(&bytes);
+        assert_eq!(t.len(), 2, "{encoder}");
+        assert_eq!(t[0].samples, 60, "{encoder}");
+        assert!(
+            (t[1].seconds() - 2.0).abs() < 0.05,
+            "{encoder}: {}",
+            t[1].seconds()
+        );
+    }
+}

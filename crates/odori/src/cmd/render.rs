@@ -49,6 +49,23 @@ pub struct Args {
     pub self_shadow: bool,
     pub ground_shadow: bool,
     pub edges: bool,
+    /// `auto`, `builtin` or `ffmpeg`.
+    pub encoder: String,
+}
+
+/// `auto`: ffmpeg only when it is installed and the soundtrack is a WAV (ffmpeg makes AAC of
+/// it, which browsers play); otherwise the built-in encoder, which needs nothing.
+fn choose_encoder(name: &str, audio: Option<&Path>) -> Result<odori_video::Encoder> {
+    use odori_video::Encoder;
+    let wav = audio.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wav")));
+    Ok(match name {
+        "builtin" => Encoder::Builtin,
+        "ffmpeg" if odori_video::ffmpeg::available() => Encoder::Ffmpeg,
+        "ffmpeg" => bail!("--encoder ffmpeg: no ffmpeg on PATH (the built-in encoder needs none)"),
+        "auto" if wav && odori_video::ffmpeg::available() => Encoder::Ffmpeg,
+        "auto" => Encoder::Builtin,
+        other => bail!("--encoder {other}: use auto, builtin or ffmpeg"),
+    })
 }
 
 enum Output {
@@ -209,24 +226,34 @@ pub fn run(args: Args) -> Result<()> {
     }
     let fallback_camera = job.scene.framing_camera(width as f32 / height as f32);
 
-    let audio = match (&args.audio, &output) {
-        (Some(path), Output::Mp4(_)) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-            let seconds = count as f64 / args.fps as f64;
-            let track = odori_video::audio::track(&bytes, start as f64 / 30.0, seconds)
-                .with_context(|| path.display().to_string())?;
-            if matches!(track, odori_video::mp4::AudioTrack::Pcm { .. }) {
-                eprintln!(
-                    "note: WAV audio is stored as PCM (plays in VLC, mpv, QuickTime); \
-                           give an MP3 for browsers"
-                );
-            }
-            Some(track)
-        }
+    let seconds = count as f64 / args.fps as f64;
+    let sound = match (&args.audio, &output) {
+        (Some(path), Output::Mp4(_)) => Some(odori_video::Soundtrack {
+            path,
+            start_s: start as f64 / 30.0,
+            length_s: seconds,
+        }),
         (Some(_), _) => {
             eprintln!("warning: --audio only applies to MP4 output; ignored");
             None
+        }
+        _ => None,
+    };
+    // The video file is opened (and the soundtrack read) before rendering starts, so a bad
+    // audio file or a missing ffmpeg fails at once.
+    let video = match &output {
+        Output::Mp4(path) => {
+            let encoder = choose_encoder(&args.encoder, args.audio.as_deref())?;
+            let v =
+                odori_video::Video::create(encoder, path, width, height, args.fps, sound.as_ref())
+                    .with_context(|| format!("starting {}", path.display()))?;
+            if v.audio_is_pcm() {
+                eprintln!(
+                    "note: WAV audio is stored as PCM (VLC, mpv, QuickTime play it; browsers do \
+                     not): give an MP3, or install ffmpeg for AAC"
+                );
+            }
+            Some(v)
         }
         _ => None,
     };
@@ -269,12 +296,11 @@ pub fn run(args: Args) -> Result<()> {
         for _ in 0..3 {
             free_tx.send(Vec::new()).unwrap();
         }
-        let fps = args.fps;
         let bar_enc = bar.clone();
         let encoder = s.spawn(move || -> Result<()> {
             match output {
-                Output::Mp4(path) => {
-                    let mut video = odori_video::Mp4Video::create(&path, width, height, fps)?;
+                Output::Mp4(_) => {
+                    let mut video = video.expect("opened above");
                     for px in frame_rx {
                         let t = Instant::now();
                         video.push(&px)?;
@@ -282,7 +308,7 @@ pub fn run(args: Args) -> Result<()> {
                         bar_enc.inc(1);
                         let _ = free_tx.send(px);
                     }
-                    video.finish(audio.as_ref())?;
+                    video.finish()?;
                 }
                 Output::Png(path) => {
                     for px in frame_rx {
