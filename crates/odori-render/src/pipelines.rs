@@ -1,5 +1,6 @@
-//! Bind group layouts and the render pipelines of each pass (model with and without culling,
-//! inverted-hull edges, ground shadow, self-shadow depth), all from `shaders/mmd.wgsl`.
+//! Bind group layouts and the render pipelines of each pass: model with and without culling,
+//! inverted-hull edges and light-space depth (`shaders/mmd.wgsl`), ground shadow
+//! (`shaders/ground.wgsl`); both modules start with `shaders/frame.wgsl`.
 
 use crate::target::{COLOR_FORMAT, DEPTH_FORMAT};
 
@@ -45,7 +46,23 @@ impl Pipelines {
     pub fn new(device: &wgpu::Device, samples: u32) -> Pipelines {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("mmd.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("shaders/mmd.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(
+                concat!(
+                    include_str!("shaders/frame.wgsl"),
+                    include_str!("shaders/mmd.wgsl")
+                )
+                .into(),
+            ),
+        });
+        let ground_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("ground.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(
+                concat!(
+                    include_str!("shaders/frame.wgsl"),
+                    include_str!("shaders/ground.wgsl")
+                )
+                .into(),
+            ),
         });
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -130,6 +147,7 @@ impl Pipelines {
         let full = layout(&[&frame_layout, &material_layout, &shadow_layout]);
         let with_material = layout(&[&frame_layout, &material_layout]);
         let frame_only = layout(&[&frame_layout]);
+        let ground_layout = layout(&[&frame_layout, &shadow_layout]);
         let buffers = vertex_layouts().map(Some);
         let blend = Some(wgpu::ColorTargetState {
             format: COLOR_FORMAT,
@@ -148,11 +166,11 @@ impl Pipelines {
             count: samples,
             ..Default::default()
         };
-        let depth = |write: bool, stencil: wgpu::StencilState| wgpu::DepthStencilState {
+        let depth = |write: bool| wgpu::DepthStencilState {
             format: DEPTH_FORMAT,
             depth_write_enabled: Some(write),
             depth_compare: Some(wgpu::CompareFunction::LessEqual),
-            stencil,
+            stencil: Default::default(),
             bias: Default::default(),
         };
         let pipeline = |label: &str,
@@ -191,14 +209,13 @@ impl Pipelines {
                 cache: None,
             })
         };
-        let plain = wgpu::StencilState::default();
         let model_culled = pipeline(
             "model",
             &full,
             "vs_model",
             Some("fs_model"),
             Some(wgpu::Face::Back),
-            depth(true, plain.clone()),
+            depth(true),
             multisample,
         );
         let model_double = pipeline(
@@ -207,7 +224,7 @@ impl Pipelines {
             "vs_model",
             Some("fs_model"),
             None,
-            depth(true, plain.clone()),
+            depth(true),
             multisample,
         );
         let edge = pipeline(
@@ -216,33 +233,33 @@ impl Pipelines {
             "vs_edge",
             Some("fs_edge"),
             Some(wgpu::Face::Front),
-            depth(true, plain.clone()),
+            depth(true),
             multisample,
         );
-        // Each pixel of the ground shadow is blended once: the first write bumps the stencil.
-        let once = wgpu::StencilFaceState {
-            compare: wgpu::CompareFunction::Equal,
-            fail_op: wgpu::StencilOperation::Keep,
-            depth_fail_op: wgpu::StencilOperation::Keep,
-            pass_op: wgpu::StencilOperation::IncrementClamp,
-        };
-        let ground = pipeline(
-            "ground shadow",
-            &frame_only,
-            "vs_ground",
-            Some("fs_ground"),
-            None,
-            depth(
-                false,
-                wgpu::StencilState {
-                    front: once,
-                    back: once,
-                    read_mask: 0xff,
-                    write_mask: 0xff,
-                },
-            ),
+        let ground = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("ground shadow"),
+            layout: Some(&ground_layout),
+            vertex: wgpu::VertexState {
+                module: &ground_module,
+                entry_point: Some("vs_ground"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
+            depth_stencil: Some(depth(false)),
             multisample,
-        );
+            fragment: Some(wgpu::FragmentState {
+                module: &ground_module,
+                entry_point: Some("fs_ground"),
+                compilation_options: Default::default(),
+                targets: &[blend.clone()],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         let shadow = pipeline(
             "self-shadow depth",
             &frame_only,
@@ -253,7 +270,7 @@ impl Pipelines {
                 format: SHADOW_FORMAT,
                 depth_write_enabled: Some(true),
                 depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: plain,
+                stencil: Default::default(),
                 bias: wgpu::DepthBiasState {
                     constant: 2,
                     slope_scale: 2.0,

@@ -1,6 +1,7 @@
-//! One model on screen: GPU buffers, the self-shadow map, and the passes of a frame in MMD's
-//! order — self-shadow depth, then in the main pass the ground shadow, the materials in file
-//! order (alpha-blended, so order matters as in MMD) and their edges.
+//! One model on screen: GPU buffers, the light-space depth maps, and the passes of a frame in
+//! MMD's order — light depth (self-shadow casters; ground-shadow casters share the map when
+//! the two sets agree), then in the main pass the ground shadow, the materials in file order
+//! (alpha-blended, so order matters as in MMD) and their edges.
 
 use crate::camera::CameraPose;
 use crate::gpu::Gpu;
@@ -11,7 +12,7 @@ use crate::pipelines::{Pipelines, SHADOW_FORMAT};
 use crate::target::Target;
 use crate::textures::TextureSource;
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3};
 use odori_pose::MaterialState;
 use wgpu::util::DeviceExt;
 
@@ -61,8 +62,8 @@ pub struct FrameInput<'a> {
     pub materials: &'a [MaterialState],
     /// `Instance::visible` (property keys can hide the model).
     pub visible: bool,
-    /// A sphere around the posed model (centre, radius): what the self-shadow map covers.
-    pub focus: (Vec3, f32),
+    /// A box around the posed model (min, max): what the light-space maps cover.
+    pub bounds: (Vec3, Vec3),
 }
 
 /// Matches `Frame` in `mmd.wgsl`.
@@ -72,11 +73,11 @@ struct FrameUniform {
     view: [[f32; 4]; 4],
     proj: [[f32; 4]; 4],
     light_view_proj: [[f32; 4]; 4],
-    ground: [[f32; 4]; 4],
     eye: [f32; 4],
     light_dir: [f32; 4],
     light_color: [f32; 4],
     ground_color: [f32; 4],
+    ground_area: [f32; 4],
     viewport: [f32; 4],
 }
 
@@ -91,35 +92,80 @@ pub struct Renderer {
     frame_group: wgpu::BindGroup,
     shadow_group: wgpu::BindGroup,
     shadow_view: wgpu::TextureView,
+    /// The ground shadow's depth map when its casters differ from the self-shadow casters
+    /// (else the self-shadow map serves both).
+    ground_view: Option<wgpu::TextureView>,
+    ground_group: wgpu::BindGroup,
     deformed: wgpu::Buffer,
     static_vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     staging: Vec<[f32; 12]>,
 }
 
-/// Ground-shadow projection: each point slides along the light direction onto y = 0 (lifted
-/// a hair so it never fights a floor at 0).
-fn ground_matrix(dir: Vec3) -> Option<Mat4> {
-    if dir.y > -0.05 {
-        return None; // light from below or grazing: no ground shadow
-    }
-    let (kx, kz) = (dir.x / dir.y, dir.z / dir.y);
-    Some(Mat4::from_cols(
-        Vec4::new(1.0, 0.0, 0.0, 0.0),
-        Vec4::new(-kx, 0.0, -kz, 0.0),
-        Vec4::new(0.0, 0.0, 1.0, 0.0),
-        Vec4::new(0.0, 0.01, 0.0, 1.0),
-    ))
+/// The light must come from above for a ground shadow (MMD draws none otherwise).
+fn lights_ground(dir: Vec3) -> bool {
+    dir.y < -0.05
 }
 
-/// An orthographic view from the light that encloses the focus sphere.
+/// An orthographic view from the light that encloses the focus sphere and, deeper along the
+/// light, the ground below it (so ground points can be tested against the map).
 fn light_view_proj(dir: Vec3, (center, radius): (Vec3, f32)) -> Mat4 {
     let dir = dir.try_normalize().unwrap_or(Vec3::NEG_Y);
     let up = if dir.y.abs() > 0.99 { Vec3::Z } else { Vec3::Y };
     let r = radius.max(1.0);
     let eye = center - dir * r * 2.0;
-    glam::camera::lh::proj::directx::orthographic(-r, r, -r, r, 0.0, r * 4.0)
+    let to_ground = if lights_ground(dir) {
+        ((center.y + r) / -dir.y).min(r * 20.0)
+    } else {
+        0.0
+    };
+    let far = r * 3.0 + to_ground;
+    glam::camera::lh::proj::directx::orthographic(-r, r, -r, r, 0.0, far)
         * glam::camera::lh::view::look_to_mat4(eye, dir, up)
+}
+
+/// The rectangle on y = 0 the model's shadow can fall in: the posed box's corners slid down
+/// the light onto the ground. Fragments outside the silhouette are discarded, but on a CPU
+/// rasteriser each one still costs, so it is kept tight: (centre x, centre z, half x, half z).
+fn ground_area(dir: Vec3, (lo, hi): (Vec3, Vec3)) -> [f32; 4] {
+    let dir = dir.try_normalize().unwrap_or(Vec3::NEG_Y);
+    if !lights_ground(dir) {
+        return [0.0; 4];
+    }
+    let mut min = glam::Vec2::splat(f32::INFINITY);
+    let mut max = glam::Vec2::splat(f32::NEG_INFINITY);
+    for i in 0..8 {
+        let c = Vec3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        );
+        let p = c + dir * (c.y.max(0.0) / -dir.y);
+        min = min.min(glam::Vec2::new(p.x, p.z));
+        max = max.max(glam::Vec2::new(p.x, p.z));
+    }
+    let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
+    [c.x, c.y, h.x, h.y]
+}
+
+/// A light-space depth map and its view.
+fn depth_map(device: &wgpu::Device, size: u32, label: &str) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: size,
+                height: size,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: SHADOW_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
 }
 
 impl Renderer {
@@ -156,23 +202,7 @@ impl Renderer {
             }],
         });
         let shadow_size = options.shadow_map_size.clamp(64, 8192);
-        let shadow_view = device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("self-shadow map"),
-                size: wgpu::Extent3d {
-                    width: shadow_size,
-                    height: shadow_size,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: SHADOW_FORMAT,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&Default::default());
+        let shadow_view = depth_map(device, shadow_size, "self-shadow map");
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow compare"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -180,20 +210,40 @@ impl Renderer {
             compare: Some(wgpu::CompareFunction::LessEqual),
             ..Default::default()
         });
-        let shadow_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("shadow map"),
-            layout: &pipelines.shadow_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&shadow_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&shadow_sampler),
-                },
-            ],
-        });
+        let map_group = |view: &wgpu::TextureView| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("light depth map"),
+                layout: &pipelines.shadow_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(&shadow_sampler),
+                    },
+                ],
+            })
+        };
+        let shadow_group = map_group(&shadow_view);
+        // The ground shadow reuses the self-shadow map (a second light-space pass costs as much
+        // as the first on a CPU rasteriser) unless the two caster sets differ by more than a
+        // tenth of the ground casters' triangles: parts flagged for only one of them are
+        // usually small (eyes, cheeks) and inside the body's silhouette anyway.
+        let tris = |f: &dyn Fn(&crate::model::MaterialDesc) -> bool| -> usize {
+            model
+                .materials
+                .iter()
+                .filter(|m| f(m))
+                .map(|m| m.indices.len())
+                .sum()
+        };
+        let differing = tris(&|m| m.ground_shadow != m.cast_shadow);
+        let ground_tris = tris(&|m| m.ground_shadow);
+        let share = options.self_shadow && differing * 10 <= ground_tris;
+        let ground_view = (!share).then(|| depth_map(device, shadow_size, "ground-shadow map"));
+        let ground_group = map_group(ground_view.as_ref().unwrap_or(&shadow_view));
         let n = model.vertex_count().max(1);
         let deformed = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("deformed vertices"),
@@ -240,6 +290,8 @@ impl Renderer {
             frame_group,
             shadow_group,
             shadow_view,
+            ground_view,
+            ground_group,
             deformed,
             static_vertices,
             indices,
@@ -291,21 +343,19 @@ impl Renderer {
         let o = &self.options;
         let aspect = o.width as f32 / o.height.max(1) as f32;
         let light_dir = input.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
-        let ground = if o.ground_shadow {
-            ground_matrix(light_dir)
-        } else {
-            None
-        };
-        let lvp = light_view_proj(light_dir, input.focus);
+        let ground = o.ground_shadow && lights_ground(light_dir);
+        let (lo, hi) = input.bounds;
+        let focus = ((lo + hi) * 0.5, (hi - lo).length() * 0.5);
+        let lvp = light_view_proj(light_dir, focus);
         let uniform = FrameUniform {
             view: input.camera.view().to_cols_array_2d(),
             proj: input.camera.projection(aspect).to_cols_array_2d(),
             light_view_proj: lvp.to_cols_array_2d(),
-            ground: ground.unwrap_or(Mat4::IDENTITY).to_cols_array_2d(),
             eye: input.camera.eye().extend(1.0).to_array(),
             light_dir: light_dir.extend(0.0).to_array(),
             light_color: input.light.color.extend(1.0).to_array(),
             ground_color: o.ground_color,
+            ground_area: ground_area(light_dir, input.bounds),
             viewport: [
                 o.width as f32,
                 o.height as f32,
@@ -335,32 +385,16 @@ impl Renderer {
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        if self.options.self_shadow {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("self-shadow"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.shadow_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
+        // Light-space depth: self-shadow casters, and ground-shadow casters (into the same
+        // map when the sets agree, else their own).
+        let shadow_needed = self.options.self_shadow || (ground && self.ground_view.is_none());
+        if shadow_needed {
+            self.depth_pass(&mut encoder, &self.shadow_view, |i| {
+                mats[i].cast_shadow && visible(i)
             });
-            pass.set_pipeline(&self.pipelines.shadow);
-            pass.set_bind_group(0, &self.frame_group, &[]);
-            pass.set_vertex_buffer(0, self.deformed.slice(..));
-            pass.set_vertex_buffer(1, self.static_vertices.slice(..));
-            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-            for (i, m) in mats.iter().enumerate() {
-                if m.cast_shadow && visible(i) && !m.indices.is_empty() {
-                    pass.draw_indexed(m.indices.clone(), 0, 0..1);
-                }
-            }
+        }
+        if let (true, Some(view)) = (ground, &self.ground_view) {
+            self.depth_pass(&mut encoder, view, |i| mats[i].ground_shadow && visible(i));
         }
         {
             let bg = self.options.background.map(|c| c as f64);
@@ -379,10 +413,7 @@ impl Renderer {
                         load: wgpu::LoadOp::Clear(1.0),
                         store: wgpu::StoreOp::Discard,
                     }),
-                    stencil_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
+                    stencil_ops: None,
                 }),
                 timestamp_writes: None,
                 occlusion_query_set: None,
@@ -392,14 +423,15 @@ impl Renderer {
             pass.set_vertex_buffer(1, self.static_vertices.slice(..));
             pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.set_bind_group(0, &self.frame_group, &[]);
-            if ground.is_some() {
+            if ground
+                && mats
+                    .iter()
+                    .enumerate()
+                    .any(|(i, m)| m.ground_shadow && visible(i))
+            {
                 pass.set_pipeline(&self.pipelines.ground);
-                pass.set_stencil_reference(0);
-                for (i, m) in mats.iter().enumerate() {
-                    if m.ground_shadow && visible(i) && !m.indices.is_empty() {
-                        pass.draw_indexed(m.indices.clone(), 0, 0..1);
-                    }
-                }
+                pass.set_bind_group(1, &self.ground_group, &[]);
+                pass.draw(0..4, 0..1);
             }
             pass.set_bind_group(2, &self.shadow_group, &[]);
             for (i, m) in mats.iter().enumerate() {
@@ -429,6 +461,40 @@ impl Renderer {
         self.target
             .copy_to_slot(&mut encoder, slot % self.target.slots());
         self.gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Depth from the light of the materials `casts` selects, into `view`.
+    fn depth_pass(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        view: &wgpu::TextureView,
+        casts: impl Fn(usize) -> bool,
+    ) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("light depth"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipelines.shadow);
+        pass.set_bind_group(0, &self.frame_group, &[]);
+        pass.set_vertex_buffer(0, self.deformed.slice(..));
+        pass.set_vertex_buffer(1, self.static_vertices.slice(..));
+        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+        for (i, m) in self.model.materials.iter().enumerate() {
+            if casts(i) && !m.indices.is_empty() {
+                pass.draw_indexed(m.indices.clone(), 0, 0..1);
+            }
+        }
     }
 
     /// Wait for slot `slot` and copy its pixels (RGBA8, rows top to bottom) into `out`.

@@ -32,7 +32,8 @@ pub struct Posed {
     pub visible: bool,
     pub camera: Option<CameraPose>,
     pub light: Option<Light>,
-    pub focus: (Vec3, f32),
+    /// Box around the posed skeleton, padded for the skin around the bones.
+    pub bounds: (Vec3, Vec3),
 }
 
 impl Posed {
@@ -43,7 +44,7 @@ impl Posed {
             light: self.light.unwrap_or(Light::DEFAULT),
             materials: &self.materials,
             visible: self.visible,
-            focus: self.focus,
+            bounds: self.bounds,
         }
     }
 }
@@ -88,7 +89,7 @@ impl Scene {
         Ok(Scene {
             camera: cam_keys.and_then(|v| CameraMotion::from_keys(&v.cameras)),
             light: light_keys.and_then(|v| LightMotion::from_keys(&v.lights)),
-            margin: (hi - lo).length() * 0.2,
+            margin: (hi - lo).length() * 0.1,
             model,
             motion,
             render,
@@ -131,23 +132,23 @@ impl Scene {
         out.visible = inst.visible;
         out.camera = self.camera.as_ref().map(|c| c.sample(frame));
         out.light = self.light.as_ref().map(|l| l.sample(frame));
-        out.focus = focus(inst, self.margin);
+        out.bounds = bounds(inst, self.margin);
     }
 }
 
-/// A sphere around the posed skeleton, widened by `margin` for the skin around the bones.
-fn focus(inst: &Instance, margin: f32) -> (Vec3, f32) {
-    let n = inst.world.len().max(1) as f32;
-    let center: Vec3 = inst
-        .world
-        .iter()
-        .map(|w| Vec3::from(w.translation))
-        .sum::<Vec3>()
-        / n;
-    let r = inst
-        .world
-        .iter()
-        .map(|w| Vec3::from(w.translation).distance(center))
-        .fold(0.0f32, f32::max);
-    (center, r + margin)
+/// A box around the posed skeleton, widened by `margin` for the skin around the bones.
+fn bounds(inst: &Instance, margin: f32) -> (Vec3, Vec3) {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for w in &inst.world {
+        let p = Vec3::from(w.translation);
+        if p.is_finite() {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    if lo.x > hi.x {
+        return (Vec3::splat(-margin), Vec3::splat(margin));
+    }
+    (lo - Vec3::splat(margin), hi + Vec3::splat(margin))
 }

@@ -1,9 +1,9 @@
-//! The offscreen frame: an MSAA colour and depth-stencil target resolved into a single-sample
+//! The offscreen frame: an MSAA colour and depth target resolved into a single-sample
 //! texture, and readback buffers (rows padded to wgpu's 256-byte copy alignment) so frames can
 //! be read while the next one renders.
 
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 pub struct Target {
     pub width: u32,

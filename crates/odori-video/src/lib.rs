@@ -75,7 +75,8 @@ pub struct Soundtrack<'a> {
 /// An MP4 being written by either encoder.
 pub enum Video {
     Builtin {
-        mp4: Mp4Video,
+        /// Boxed: the encoder state is large, the ffmpeg variant a pipe.
+        mp4: Box<Mp4Video>,
         audio: Option<mp4::AudioTrack>,
     },
     Ffmpeg(ffmpeg::FfmpegVideo),
@@ -102,7 +103,7 @@ impl Video {
                     None => None,
                 };
                 Ok(Video::Builtin {
-                    mp4: Mp4Video::create(path, width, height, fps)?,
+                    mp4: Box::new(Mp4Video::create(path, width, height, fps)?),
                     audio,
                 })
             }

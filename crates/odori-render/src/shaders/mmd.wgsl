@@ -3,22 +3,8 @@
 //   × main texture, then sphere map (multiply / add / sub-texture) by view-space normal
 //   × toon ramp at v = 0.5 − N·L/2 (no self-shadow), + specular (Blinn, material power)
 //   self-shadow:  lerp(colour × toon shade, colour, min(saturate(3 N·L), shadow-map test))
-// Entry points: the model pass, the inverted-hull edge pass, the ground shadow and the
-// self-shadow depth pass share the frame uniform (group 0).
-
-struct Frame {
-    view: mat4x4<f32>,
-    proj: mat4x4<f32>,
-    light_view_proj: mat4x4<f32>,
-    ground: mat4x4<f32>,
-    eye: vec4<f32>,
-    // Direction light travels (unit), w unused.
-    light_dir: vec4<f32>,
-    light_color: vec4<f32>,
-    ground_color: vec4<f32>,
-    // width, height, edge pixels per unit edge size, self-shadow on (1) / off (0).
-    viewport: vec4<f32>,
-};
+// Entry points: the model pass, the inverted-hull edge pass and the self-shadow depth pass.
+// `frame.wgsl` (the frame uniform, group 0) is prepended.
 
 struct Material {
     diffuse: vec4<f32>,
@@ -34,8 +20,6 @@ struct Material {
     // edge size, sphere mode (0 none, 1 mul, 2 add, 3 sub-texture), has texture, receives shadow
     params: vec4<f32>,
 };
-
-@group(0) @binding(0) var<uniform> frame: Frame;
 
 @group(1) @binding(0) var<uniform> material: Material;
 @group(1) @binding(1) var main_tex: texture_2d<f32>;
@@ -160,19 +144,6 @@ fn vs_edge(v: VertexIn) -> @builtin(position) vec4<f32> {
 fn fs_edge() -> @location(0) vec4<f32> {
     return vec4<f32>(material.edge_color.rgb,
                      material.edge_color.a * min(material.diffuse.a, 1.0));
-}
-
-// Ground shadow: the model flattened onto y = 0 along the light, drawn once per pixel
-// (stencil) in one translucent colour.
-@vertex
-fn vs_ground(v: VertexIn) -> @builtin(position) vec4<f32> {
-    let flat = frame.ground * vec4<f32>(v.position.xyz, 1.0);
-    return frame.proj * frame.view * flat;
-}
-
-@fragment
-fn fs_ground() -> @location(0) vec4<f32> {
-    return frame.ground_color;
 }
 
 // Self-shadow depth pass: depth from the light.
