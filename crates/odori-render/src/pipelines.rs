@@ -255,7 +255,7 @@ impl Pipelines {
                 module: &ground_module,
                 entry_point: Some("fs_ground"),
                 compilation_options: Default::default(),
-                targets: &[blend.clone()],
+                targets: std::slice::from_ref(&blend),
             }),
             multiview_mask: None,
             cache: None,
