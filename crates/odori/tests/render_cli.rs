@@ -118,9 +118,7 @@ fn tone_wav(seconds: f32) -> Vec<u8> {
     let mut w = b"RIFF".to_vec();
     w.extend_from_slice(&(36 + samples.len() as u32).to_le_bytes());
     w.extend_from_slice(b"WAVEfmt ");
-    for v in [16u32] {
-        w.extend_from_slice(&v.to_le_bytes());
-    }
+    w.extend_from_slice(&16u32.to_le_bytes());
     w.extend_from_slice(&1u16.to_le_bytes());
     w.extend_from_slice(&1u16.to_le_bytes());
     w.extend_from_slice(&rate.to_le_bytes());
