@@ -266,7 +266,8 @@ impl PhysicsWorld {
             if !simulated {
                 continue;
             }
-            inst.world[b] = unkeyed(model, inst, b);
+            let world = unkeyed(model, inst, b);
+            inst.set_world(model, b, world);
             any = true;
         }
         if any {
@@ -344,7 +345,7 @@ impl PhysicsWorld {
                 // position is its rest offset from its parent.
                 world.translation = unkeyed(model, inst, bone as usize).translation;
             }
-            inst.world[bone as usize] = world;
+            inst.set_world(model, bone as usize, world);
             wrote = true;
         }
         if wrote {
