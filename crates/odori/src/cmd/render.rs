@@ -196,13 +196,6 @@ pub fn run(args: Args) -> Result<()> {
     };
 
     let gpu = Gpu::new()?;
-    eprintln!(
-        "odori render: {} → {} ({width}x{height}, {} fps, {count} frames) on {}",
-        job.name,
-        args.output.display(),
-        args.fps,
-        gpu.describe()
-    );
     let options = RenderOptions {
         width,
         height,
