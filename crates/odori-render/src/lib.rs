@@ -28,3 +28,5 @@ pub use light::{Light, LightMotion};
 pub use model::RenderModel;
 pub use renderer::{FrameInput, RenderOptions, Renderer};
 pub use textures::TextureSource;
+/// The wgpu this crate is built on, for callers that add GPU work (skinning) to a frame.
+pub use wgpu;

@@ -338,8 +338,27 @@ impl Renderer {
         }
     }
 
+    /// Draw from `buffer` instead of the vertices [`Renderer::upload_vertices`] writes: a GPU
+    /// skinner's output in the same layout (per vertex: vec4 position, vec4 normal, vec4 uv;
+    /// `odori_deform::gpu::GpuSkinner::output_buffer`). Record the skinner's work with
+    /// [`Renderer::render_with`] so it runs before the frame's passes.
+    pub fn set_vertex_buffer(&mut self, buffer: wgpu::Buffer) {
+        self.deformed = buffer;
+    }
+
     /// Record and submit one frame into readback slot `slot`; read it with [`Renderer::read`].
     pub fn render(&mut self, input: &FrameInput<'_>, slot: usize) {
+        self.render_with(input, slot, |_| {});
+    }
+
+    /// [`Renderer::render`], with `before` recording work (GPU skinning) into the frame's
+    /// command encoder ahead of the draw passes.
+    pub fn render_with(
+        &mut self,
+        input: &FrameInput<'_>,
+        slot: usize,
+        before: impl FnOnce(&mut wgpu::CommandEncoder),
+    ) {
         let o = &self.options;
         let aspect = o.width as f32 / o.height.max(1) as f32;
         let light_dir = input.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
@@ -385,6 +404,7 @@ impl Renderer {
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        before(&mut encoder);
         // Light-space depth: self-shadow casters, and ground-shadow casters (into the same
         // map when the sets agree, else their own).
         let shadow_needed = self.options.self_shadow || (ground && self.ground_view.is_none());
