@@ -289,10 +289,10 @@ pub fn character() -> Pmx {
     }
     let skirt = [
         (9.6, 0.0),
-        (9.65, 1.05),
-        (8.8, 1.35),
-        (7.6, 1.9),
-        (7.1, 2.15),
+        (9.65, 1.1),
+        (8.8, 1.5),
+        (7.6, 1.95),
+        (7.1, 2.2),
         (7.05, 0.0),
     ];
     let n = m.lathe(Vec3::ZERO, &skirt, 0.8, |_| (b::LOWER, b::LOWER, 1.0));
@@ -300,9 +300,9 @@ pub fn character() -> Pmx {
     for (i, &s) in SIDES.iter().enumerate() {
         let x = 0.9 * s;
         let n = m.limb(
-            Vec3::new(x, 8.6, 0.0),
+            Vec3::new(x, 8.4, 0.0),
             Vec3::new(x, 4.6, 0.0),
-            0.62,
+            0.52,
             0.45,
             joint(b::LEG[i], b::KNEE[i]),
         );
