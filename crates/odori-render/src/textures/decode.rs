@@ -103,6 +103,29 @@ mod tests {
     }
 
     #[test]
+    fn png_jpeg_tga_round_trip() {
+        let img = RgbaImage::from_fn(8, 4, |x, y| {
+            image::Rgba([x as u8 * 30, y as u8 * 60, 90, 255])
+        });
+        for (format, ext) in [
+            (image::ImageFormat::Png, "png"),
+            (image::ImageFormat::Jpeg, "jpg"),
+            (image::ImageFormat::Tga, "tga"),
+        ] {
+            let mut bytes = std::io::Cursor::new(Vec::new());
+            let rgb = image::DynamicImage::ImageRgba8(img.clone()).to_rgb8();
+            rgb.write_to(&mut bytes, format).unwrap();
+            let back = decode(bytes.get_ref(), ext).unwrap();
+            assert_eq!(back.dimensions(), (8, 4), "{ext}");
+            let p = back.get_pixel(7, 3).0;
+            assert!(
+                p[0].abs_diff(210) < 40 && p[1].abs_diff(180) < 40,
+                "{ext}: {p:?}"
+            );
+        }
+    }
+
+    #[test]
     fn garbage_is_an_error() {
         assert!(decode(b"not an image", "png").is_err());
         assert!(decode(b"\x89PNG\r\n\x1a\n broken", "png").is_err());
