@@ -8,7 +8,7 @@
 
 use crate::Deformed;
 use crate::Mesh;
-use crate::math::{rotation as quat, slerp};
+use crate::math::rotation as quat;
 use crate::mesh::morphs::weight;
 use crate::mesh::{Kind, Skin};
 use glam::{Affine3A, Mat3, Quat, Vec3};
@@ -112,7 +112,8 @@ fn sdef(
     let rw = r0 * w0 + r1 * w1;
     let cr0 = (c + (c + r0 - rw)) * 0.5;
     let cr1 = (c + (c + r1 - rw)) * 0.5;
-    let q = slerp(quat(m0), quat(m1), w1);
+    // glam's slerp takes the shorter arc (it flips the end quaternion on a negative dot).
+    let q = quat(m0).slerp(quat(m1), w1);
     let pos = q * (p - c) + w0 * m0.transform_point3(cr0) + w1 * m1.transform_point3(cr1);
     (pos, q * n)
 }

@@ -5,6 +5,8 @@
 #![allow(dead_code)]
 
 pub mod arm;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 
 use glam::{Affine3A, Quat, Vec3};
 use odori_format::pmx::*;
