@@ -92,28 +92,47 @@ pub enum ErrorKind {
     Io(String),
 }
 
-/// A read or write failure, with its exact location.
+/// What a [`FormatError`] holds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FormatError {
+pub struct FormatErrorDetail {
     /// The file, when the caller read from a path (see [`FormatError::with_path`]).
     pub path: Option<PathBuf>,
     pub location: Location,
     pub kind: ErrorKind,
 }
 
+/// A read or write failure, with its exact location. Boxed so that `Result<T, FormatError>`
+/// stays one pointer wide on the hot success path; fields read through `Deref`
+/// (`err.location.offset`, `err.kind`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormatError(Box<FormatErrorDetail>);
+
 impl FormatError {
     pub fn new(location: Location, kind: ErrorKind) -> Self {
-        FormatError {
+        FormatError(Box::new(FormatErrorDetail {
             path: None,
             location,
             kind,
-        }
+        }))
     }
 
     /// Attach the file name, so the message names the file.
     pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.path = Some(path.into());
+        self.0.path = Some(path.into());
         self
+    }
+}
+
+impl std::ops::Deref for FormatError {
+    type Target = FormatErrorDetail;
+    fn deref(&self) -> &FormatErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for FormatError {
+    fn deref_mut(&mut self) -> &mut FormatErrorDetail {
+        &mut self.0
     }
 }
 
@@ -121,6 +140,9 @@ impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(p) = &self.path {
             write!(f, "{}: ", p.display())?;
+        }
+        if let ErrorKind::Io(_) = self.kind {
+            return write!(f, "cannot read the {} file: {}", self.location.format, self.kind);
         }
         write!(f, "{}: {}", self.location, self.kind)
     }

@@ -29,13 +29,13 @@ pub use vpd::Vpd;
 
 use std::path::Path;
 
-/// Any of the four file kinds.
+/// Any of the four file kinds (boxed: the model types are large).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
-    Pmx(Pmx),
-    Pmd(Pmd),
-    Vmd(Vmd),
-    Vpd(Vpd),
+    Pmx(Box<Pmx>),
+    Pmd(Box<Pmd>),
+    Vmd(Box<Vmd>),
+    Vpd(Box<Vpd>),
 }
 
 /// Which format `bytes` hold, by magic; `None` when none matches.
@@ -56,10 +56,16 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
 /// Parse bytes of any of the four formats (by magic), with diagnostics.
 pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
     match detect(bytes) {
-        Some(Format::Pmx) => pmx::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmx(d), g)),
-        Some(Format::Pmd) => pmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmd(d), g)),
-        Some(Format::Vmd) => vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(d), g)),
-        Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(d), Vec::new())),
+        Some(Format::Pmx) => {
+            pmx::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmx(Box::new(d)), g))
+        }
+        Some(Format::Pmd) => {
+            pmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmd(Box::new(d)), g))
+        }
+        Some(Format::Vmd) => {
+            vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(Box::new(d)), g))
+        }
+        Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(Box::new(d)), Vec::new())),
         None => Err(FormatError::new(
             Location {
                 format: Format::Pmx,

@@ -69,6 +69,10 @@ pub fn decode_sjis(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// Text to Shift-JIS bytes (unmappable characters become `?`).
+///
+/// The user-defined area (lead bytes 0xF0..=0xF9), which the decoder maps to the private use
+/// characters U+E000..=U+E757, is mapped back, so any decoded name encodes to bytes that
+/// decode to the same text (encoding_rs's encoder, following WHATWG, leaves that area out).
 pub fn encode_sjis(text: &str) -> Vec<u8> {
     let (bytes, _, had_errors) = SHIFT_JIS.encode(text);
     if !had_errors {
@@ -79,13 +83,26 @@ pub fn encode_sjis(text: &str) -> Vec<u8> {
     let mut buf = [0u8; 4];
     for ch in text.chars() {
         let (b, _, err) = SHIFT_JIS.encode(ch.encode_utf8(&mut buf));
-        if err {
+        if let Some(pair) = user_defined(ch) {
+            out.extend_from_slice(&pair);
+        } else if err {
             out.push(b'?');
         } else {
             out.extend_from_slice(&b);
         }
     }
     out
+}
+
+/// The two bytes of a user-defined-area character (WHATWG pointers 8836..=10715).
+fn user_defined(ch: char) -> Option<[u8; 2]> {
+    let offset = u32::from(ch).checked_sub(0xE000).filter(|&o| o <= 0x757)?;
+    let pointer = 8836 + offset;
+    let (lead, trail) = (pointer / 188, pointer % 188);
+    // lead is 47..=56 here, so the lead byte is 0xF0..=0xF9; trail skips 0x7F.
+    let lead = (lead + 0xC1) as u8;
+    let trail = (trail + if trail < 0x3F { 0x40 } else { 0x41 }) as u8;
+    Some([lead, trail])
 }
 
 fn is_lead_byte(b: u8) -> bool {
@@ -138,6 +155,35 @@ mod tests {
         let n = SjisName(raw);
         assert_eq!(n.text(), "あ");
         assert_eq!(n.0[5], 0xFD);
+    }
+
+    #[test]
+    fn user_defined_area_round_trips() {
+        for bytes in [
+            [0xF0, 0x40],
+            [0xF0, 0x7E],
+            [0xF0, 0x80],
+            [0xF5, 0x9F],
+            [0xF9, 0xFC],
+        ] {
+            let text = decode_sjis(&bytes).into_owned();
+            assert!(!text.contains('\u{FFFD}'));
+            assert_eq!(encode_sjis(&text), bytes, "{text:?}");
+        }
+        assert_eq!(encode_sjis("\u{E758}"), b"?");
+    }
+
+    /// What the VPD reader relies on: decoded text always encodes to bytes that decode to it.
+    #[test]
+    fn every_decodable_pair_re_encodes_to_the_same_text() {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let text = decode_sjis(&[a, b]).into_owned();
+                if !text.contains('\u{FFFD}') {
+                    assert_eq!(decode_sjis(&encode_sjis(&text)), text, "{a:02X} {b:02X}");
+                }
+            }
+        }
     }
 
     #[test]

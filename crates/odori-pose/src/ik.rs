@@ -29,7 +29,7 @@ const MIDDLE_LIMIT: f32 = 88.0 * PI / 180.0;
 /// The iteration count MMD runs for an authored count and unit angle:
 /// max(authored, min(⌊4π / unit⌋, 360)).
 pub fn iteration_budget(authored: u32, unit: f32) -> u32 {
-    if !(unit > 0.0) {
+    if unit.is_nan() || unit <= 0.0 {
         return authored;
     }
     let raised = (4.0 * PI / unit).floor().min(360.0) as u32;

@@ -73,12 +73,11 @@ fn run_case(dir: &Path, case: &str) -> Result<(), String> {
         }
     }
     if let Some(m) = exp["axes"].as_object() {
-        for (key, ax) in m {
-            let b = key.parse::<usize>().map_err(|e| e.to_string())?;
+        for (name, ax) in m {
             let want = Vec3::from_slice(&vec(&ax["x"]));
-            let got = world(b).x_axis.truncate();
+            let got = world(bone(name)?).x_axis.truncate();
             check(
-                format!("bone {b} world X axis {got} want {want}"),
+                format!("{name} world X axis {got} want {want}"),
                 (got - want).abs().max_element(),
             );
         }

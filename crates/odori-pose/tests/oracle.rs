@@ -94,11 +94,16 @@ fn inputs(shared: &Path, file: &str) -> Option<(PathBuf, Vec<PathBuf>, bool, Pat
     Some((model_path, motions, ik, ikset))
 }
 
-fn compile(path: &Path) -> Model {
+/// The compiled model and, for PMD, the bones whose babylon-mmd reference is known wrong.
+fn compile(path: &Path) -> (Model, HashSet<String>) {
     if path.extension().unwrap() == "pmx" {
-        Model::from_pmx(&Pmx::read(path).unwrap()).unwrap()
+        (
+            Model::from_pmx(&Pmx::read(path).unwrap()).unwrap(),
+            HashSet::new(),
+        )
     } else {
-        Model::from_pmd(&Pmd::read(path).unwrap()).unwrap()
+        let pmd = Pmd::read(path).unwrap();
+        (Model::from_pmd(&pmd).unwrap(), pmd_follow_bones(&pmd))
     }
 }
 
@@ -107,9 +112,44 @@ enum MotionFile {
     Vpd(Vpd),
 }
 
-/// Per-bone-frame errors of one dump: (bone name, frame, translation error, rotation error).
+/// Per-bone-frame errors of one dump: (bone name, frame, translation error, rotation error,
+/// IK-affected).
 struct Comparison {
     rows: Vec<(String, f32, f32, f32, bool)>,
+    /// Bones babylon-mmd evaluates differently from MMD by design (see
+    /// [`pmd_follow_bones`]); reported, not held to 1e-3.
+    deviating: HashSet<String>,
+}
+
+/// PMD bones of kind 5 (回転影響下: full rotation of the bone in the IK field, e.g. miku's eyes
+/// following 両目) and kind 9 (回転連動: IK-field % of the tail bone's rotation, e.g. 腕捩1..3),
+/// with their descendants. babylon-mmd 1.3.0 reads kind 5 with kind 9's layout (source = tail,
+/// ratio = IK field / 100: the eyes then follow their own unanimated tip) and ignores kind 9,
+/// so its dumps leave these bones on their parents. odori follows MMD (and MMDAgent).
+fn pmd_follow_bones(pmd: &Pmd) -> HashSet<String> {
+    let n = pmd.bones.len();
+    let mut flagged: Vec<bool> = pmd
+        .bones
+        .iter()
+        .map(|b| b.kind == 5 || b.kind == 9)
+        .collect();
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            let p = pmd.bones[i].parent as usize;
+            if !flagged[i] && p < n && flagged[p] {
+                flagged[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..n)
+        .filter(|&i| flagged[i])
+        .map(|i| pmd.bones[i].name.text())
+        .collect()
 }
 
 fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
@@ -124,7 +164,12 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
                 .collect()
         })
         .unwrap_or_default();
-    let model = compile(&model_path);
+    let (model, pmd_follow) = compile(&model_path);
+    let deviating = if dump.file.contains("__js") || dump.file.contains("__wasm") {
+        pmd_follow
+    } else {
+        HashSet::new()
+    };
     let files: Vec<MotionFile> = motion_paths
         .iter()
         .map(|p| {
@@ -177,7 +222,7 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
             rows.push((name.clone(), *frame, dt, dr, ikset.contains(name)));
         }
     }
-    Some(Comparison { rows })
+    Some(Comparison { rows, deviating })
 }
 
 fn dumps(shared: &Path) -> Vec<PathBuf> {
@@ -209,8 +254,13 @@ fn bones_outside_ik_chains_match_every_peer_dump() {
             continue;
         };
         let (mut wt, mut wr, mut n, mut worst_at) = (0f32, 0f32, 0, String::new());
+        let mut deviation = 0f32;
         for (name, frame, dt, dr, in_ik) in &c.rows {
             if *in_ik {
+                continue;
+            }
+            if c.deviating.contains(name) {
+                deviation = deviation.max(dt.max(*dr));
                 continue;
             }
             n += 1;
@@ -222,6 +272,13 @@ fn bones_outside_ik_chains_match_every_peer_dump() {
         }
         let file = path.file_name().unwrap().to_string_lossy();
         println!("{file:<48} other bones: n={n:6} worstT={wt:.2e} worstR={wr:.2e} ({worst_at})");
+        if !c.deviating.is_empty() {
+            println!(
+                "{:<48} PMD follow bones (babylon-mmd misreads kinds 5/9): {} bones, worst {deviation:.2e}",
+                "",
+                c.deviating.len()
+            );
+        }
         if wt > 1e-3 || wr > 1e-3 {
             failures.push(format!(
                 "{file}: worstT={wt:.2e} worstR={wr:.2e} at {worst_at}"
@@ -233,4 +290,45 @@ fn bones_outside_ik_chains_match_every_peer_dump() {
         "bones outside IK chains differ:\n{}",
         failures.join("\n")
     );
+}
+
+/// Gene_light.pmd is a conversion of Gene_light.pmx: its kind-9 follow bones (tail = source,
+/// IK field = signed ratio in %) must land where mmd-anim puts the PMX's append bones. This is
+/// the evidence for odori's reading of PMD kind 9 against babylon-mmd's.
+#[test]
+fn pmd_follow_bones_match_the_pmx_append_bones_they_were_converted_from() {
+    let Some(root) = odori_testkit::shared("oracle-ref") else {
+        return;
+    };
+    let shared = root.parent().unwrap();
+    let pmd = Pmd::read(shared.join("assets/gene/Gene_light.pmd")).unwrap();
+    let follow = pmd_follow_bones(&pmd);
+    let dump = load_dump(&root.join("gene_light_pmx__wavefile_v2__mmdanim.json"));
+    let ikset: HashSet<String> = serde_json::from_str::<Vec<String>>(
+        &std::fs::read_to_string(root.join("gene_light_pmx.ikset.json")).unwrap(),
+    )
+    .unwrap()
+    .into_iter()
+    .collect();
+    let model = Model::from_pmd(&pmd).unwrap();
+    let vmd = Vmd::read(shared.join("assets/wavefile/wavefile_v2.vmd")).unwrap();
+    let motion = Motion::from_vmd(&model, &vmd);
+    let mut inst = Instance::new(&model, &motion);
+    let (mut worst, mut n) = (0f32, 0);
+    for (frame, world) in dump.frames.iter().step_by(3) {
+        inst.evaluate(&model, &motion, *frame);
+        for (i, name) in dump.names.iter().enumerate() {
+            if !follow.contains(name) || ikset.contains(name) {
+                continue;
+            }
+            let b = model.find_bone(name).unwrap();
+            let ours = inst.world_matrix(b).to_cols_array();
+            for k in [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14] {
+                worst = worst.max((ours[k] - world[i][k]).abs());
+            }
+            n += 1;
+        }
+    }
+    println!("PMD follow bones vs mmd-anim's PMX append bones: {n} bone-frames, worst {worst:.2e}");
+    assert!(n > 100 && worst < 1e-3, "{n} bone-frames, worst {worst}");
 }

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 /// A model file read and compiled.
 pub struct LoadedModel {
-    pub path: PathBuf,
     pub model: Model,
     pub doc: Document,
 }
@@ -27,11 +26,7 @@ pub fn model(path: &Path) -> Result<LoadedModel> {
     for d in &model.diagnostics {
         eprintln!("warning: {}: {d}", path.display());
     }
-    Ok(LoadedModel {
-        path: path.to_path_buf(),
-        model,
-        doc,
-    })
+    Ok(LoadedModel { model, doc })
 }
 
 /// Motion files read (VMD or VPD).
@@ -49,8 +44,8 @@ pub fn motion_files(paths: &[PathBuf]) -> Result<Vec<MotionFile>> {
                 eprintln!("warning: {}: {d}", p.display());
             }
             Ok(match doc {
-                Document::Vmd(v) => MotionFile::Vmd(v),
-                Document::Vpd(v) => MotionFile::Vpd(v),
+                Document::Vmd(v) => MotionFile::Vmd(*v),
+                Document::Vpd(v) => MotionFile::Vpd(*v),
                 _ => bail!("{}: not a motion (VMD or VPD)", p.display()),
             })
         })

@@ -6,6 +6,7 @@
 //! which ones were present is kept so the file writes back identically.
 
 mod read;
+mod read_tail;
 mod write;
 
 pub use read::{parse, parse_with_diagnostics};

@@ -8,8 +8,13 @@
 mod read;
 mod write;
 
-pub use read::{parse, parse_with_diagnostics};
+pub use read::{parse, parse_with_diagnostics, section_offsets};
 pub use write::write;
+
+/// `index` names one of `len` elements, or is −1 (none).
+fn index_in_range(index: i32, len: usize) -> bool {
+    index == -1 || usize::try_from(index).is_ok_and(|i| i < len)
+}
 
 /// Text encoding of every string in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -91,7 +91,10 @@ impl BoneKey {
         self.interpolation[2] == 0x63 && self.interpolation[3] == 0x0F
     }
 
-    /// The canonical 64 bytes MMD writes for the given curves (rows shifted by one byte).
+    /// The canonical 64 bytes MMD writes for the given curves (rows shifted by one byte), as
+    /// older MMD versions wrote them: every key of wavefile_v2.vmd matches byte for byte.
+    /// MMD 9 differs in ways readers ignore: it writes `00 00` into bytes 2 and 3 when physics
+    /// stays on, and zeros (sometimes stale memory) where rows 1..3 end in a 1 here.
     pub fn encode_curves(curves: &BoneCurves, physics_disabled: bool) -> [u8; 64] {
         let q = |v: f32| (v * 127.0).round().clamp(0.0, 127.0) as u8;
         let mut first = [0u8; 16];
@@ -228,3 +231,6 @@ impl Vmd {
         self.magic.starts_with(MAGIC_V1)
     }
 }
+
+#[cfg(test)]
+mod tests;

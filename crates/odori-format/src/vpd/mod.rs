@@ -1,5 +1,6 @@
 //! VPD poses: Shift-JIS text holding one pose (bones, and optionally morphs).
 
+mod lines;
 mod read;
 mod write;
 

@@ -5,13 +5,20 @@
 use super::{
     AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, SourceFormat, order,
 };
+use crate::PoseError;
 use crate::material::MaterialValues;
-use crate::{PoseError, ik};
 use glam::{Vec3, Vec3A, Vec4};
 use odori_format::pmd::Pmd;
 
-/// PMD bone kind "rotation follow" (回転影響下): copies another bone's rotation after IK.
-const KIND_ROTATION_FOLLOW: u8 = 5;
+/// PMD bone kind 5, "under rotation" (回転影響下): takes the full rotation of the bone named
+/// in its IK field, after IK (MMDAgent's UNDER_ROTATE; miku's eyes follow 両目 this way).
+const KIND_UNDER_ROTATION: u8 = 5;
+/// PMD bone kind 8, twist (捩り): turns only about the direction to its tail bone.
+const KIND_TWIST: u8 = 8;
+/// PMD bone kind 9, "rotation follow" (回転連動): takes `ik field / 100` of the rotation of
+/// its tail bone, after IK (the arm-twist helpers 腕捩1..3). The percentage is signed (PMD
+/// Editor stores −10 % as 65526).
+const KIND_ROTATION_FOLLOW: u8 = 9;
 
 /// The knee limit MMD applies to PMD links whose name contains ひざ: X in [−180°, −0.5°].
 fn knee_limits() -> LinkLimits {
@@ -65,35 +72,32 @@ impl Model {
             .iter()
             .enumerate()
             .map(|(i, b)| {
-                (b.kind == KIND_ROTATION_FOLLOW && valid(b.ik_parent) && b.ik_parent as usize != i)
-                    .then_some(AppendRule {
-                        source: b.ik_parent as u32,
-                        ratio: 1.0,
-                        rotate: true,
-                        translate: false,
-                        local: false,
-                    })
+                let (source, ratio) = match b.kind {
+                    KIND_UNDER_ROTATION => (b.ik_parent, 1.0),
+                    KIND_ROTATION_FOLLOW => (b.tail, b.ik_parent as i16 as f32 * 0.01),
+                    _ => return None,
+                };
+                (valid(source) && source as usize != i).then_some(AppendRule {
+                    source: source as u32,
+                    ratio,
+                    rotate: true,
+                    translate: false,
+                    local: false,
+                })
             })
             .collect();
-        // Rotation-follow bones and everything below them run after IK: give them layer 1.
-        let mut layer = vec![0i32; n];
-        for (i, a) in append.iter().enumerate() {
-            if a.is_some() {
-                layer[i] = 1;
-            }
-        }
-        loop {
-            let mut changed = false;
-            for i in 0..n {
-                if layer[i] == 0 && parent[i] != NONE && layer[parent[i] as usize] == 1 {
-                    layer[i] = 1;
-                    changed = true;
+        let fixed_axis: Vec<Option<Vec3A>> = pmd
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if b.kind != KIND_TWIST || !valid(b.tail) || b.tail == 0 {
+                    return None;
                 }
-            }
-            if !changed {
-                break;
-            }
-        }
+                let d = rest[b.tail as usize] - rest[i];
+                (d.length_squared() > 1e-12).then(|| d.normalize())
+            })
+            .collect();
         let mut solvers = Vec::new();
         for (k, ik) in pmd.iks.iter().enumerate() {
             if !valid(ik.bone) || !valid(ik.target) {
@@ -116,11 +120,15 @@ impl Model {
                 continue;
             }
             let unit = ik.limit * 4.0;
+            // PMD runs the authored iteration count. The raised budget of `ik::iteration_budget`
+            // is read from PMX captures; for PMD the one reference we have (babylon-mmd's
+            // dumps) matches the authored count, and raising it moves miku_v2's eight-iteration
+            // hair IK by up to 2.6 units away from it. Unverified against MMD itself.
             let authored = ik.iterations as u32;
             solvers.push(IkSolver {
                 bone: ik.bone as u32,
                 target: ik.target as u32,
-                iterations: ik::iteration_budget(authored, unit),
+                iterations: authored,
                 authored_iterations: authored,
                 unit_angle: unit,
                 links,
@@ -129,6 +137,7 @@ impl Model {
             });
         }
         // PMD runs IK in the order of its IK list, not by bone index.
+        let layer = late_layers(&parent, &append, &solvers);
         let list_order: Vec<u32> = solvers.iter().map(|s| s.bone).collect();
         let mut is_ik_link = vec![false; n];
         for s in &solvers {
@@ -163,7 +172,7 @@ impl Model {
             layer,
             after_physics: vec![false; n],
             append,
-            fixed_axis: vec![None; n],
+            fixed_axis,
             is_ik_link,
             solver_of: Vec::new(),
             order: Vec::new(),
@@ -179,6 +188,37 @@ impl Model {
         order::schedule_with_solver_order(&mut model, Some(&list_order));
         Ok(model)
     }
+}
+
+/// PMD has no deform layers. Under-rotation and rotation-follow bones must see their source
+/// after IK (MMDAgent updates them last), and so must everything below them: they get layer 1.
+/// A solver whose links or effector are in layer 1 must run after them, so its IK bone (and
+/// what hangs below it) moves to layer 1 too — Gene_light.pmd's arm IK hangs under a
+/// rotation-follow shoulder.
+fn late_layers(parent: &[u32], append: &[Option<AppendRule>], solvers: &[IkSolver]) -> Vec<i32> {
+    let n = parent.len();
+    let mut late: Vec<bool> = append.iter().map(Option::is_some).collect();
+    loop {
+        let mut changed = false;
+        for s in solvers {
+            let touches_late =
+                late[s.target as usize] || s.links.iter().any(|l| late[l.bone as usize]);
+            if touches_late && !late[s.bone as usize] {
+                late[s.bone as usize] = true;
+                changed = true;
+            }
+        }
+        for i in 0..n {
+            if !late[i] && parent[i] != NONE && late[parent[i] as usize] {
+                late[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    late.into_iter().map(i32::from).collect()
 }
 
 /// PMD morphs: the base morph lists (vertex, rest position); the others index into it.

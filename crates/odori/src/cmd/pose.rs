@@ -18,6 +18,7 @@ struct Generator {
 struct ModelRef {
     path: String,
     name: String,
+    format: &'static str,
 }
 
 #[derive(Serialize)]
@@ -91,6 +92,10 @@ pub fn run(
         model: ModelRef {
             path: model_path.display().to_string(),
             name: model.name.clone(),
+            format: match loaded.doc {
+                odori_format::Document::Pmd(_) => "PMD",
+                _ => "PMX",
+            },
         },
         motions: motion_paths
             .iter()
