@@ -26,6 +26,7 @@ mod mesh;
 mod reference;
 
 pub use cpu::deform;
+pub use cpu::simd::{SIMD_VAR, kernel};
 pub use deformed::Deformed;
 pub use mesh::Mesh;
 pub use reference::deform_reference;

@@ -105,6 +105,16 @@ impl Mesh {
         self.declared_counts
     }
 
+    /// Bytes [`crate::deform`] reads and writes per frame when no UV morph is active:
+    /// rest position, normal, skin record and kind in (57 a vertex); position and normal out
+    /// (24 a vertex). Bone matrices, morph tables and SDEF terms are small and not counted.
+    /// The benchmark compares a frame against a memcpy of this many bytes.
+    pub fn frame_bytes(&self) -> (usize, usize) {
+        let n = self.vertex_count();
+        let read = n * (2 * size_of::<[f32; 3]>() + size_of::<Skin>() + size_of::<Kind>());
+        (read, n * 2 * size_of::<[f32; 3]>())
+    }
+
     /// Problems found while compiling: out-of-range bone or vertex indices replaced or
     /// dropped, weights that did not sum to one.
     pub fn diagnostics(&self) -> &[String] {
