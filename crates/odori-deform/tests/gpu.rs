@@ -77,15 +77,19 @@ fn gpu_matches_cpu_on_the_sdef_arm() {
     let Some((device, queue)) = gpu::device() else {
         return;
     };
-    for sdef in [false, true] {
-        let mesh = Mesh::from_pmx(&arm::arm(sdef));
+    for elbow in [
+        arm::Elbow::Bdef2,
+        arm::Elbow::Sdef { spread: 0.0 },
+        arm::Elbow::Sdef { spread: arm::BLEND },
+    ] {
+        let mesh = Mesh::from_pmx(&arm::arm(elbow));
         let skinner = GpuSkinner::new(&device, &mesh);
         for degrees in [30.0, 90.0, 150.0] {
             let pose = arm::bend(degrees);
             let mut cpu = Deformed::new(&mesh);
             deform(&mesh, &pose, &[], &mut cpu);
             let got = gpu::deform(&device, &queue, &skinner, &mesh, &pose, &[]);
-            let d = compare(&got, &cpu, &format!("arm sdef={sdef} {degrees}°"));
+            let d = compare(&got, &cpu, &format!("arm {elbow:?} {degrees}°"));
             assert!(d <= 1e-4, "{d}");
         }
     }

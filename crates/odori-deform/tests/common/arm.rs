@@ -22,10 +22,20 @@ pub fn upper_weight(x: f32) -> f32 {
     ((ELBOW + BLEND - x) / (2.0 * BLEND)).clamp(0.0, 1.0)
 }
 
-/// The arm with BDEF2 (`sdef == false`) or SDEF (`sdef == true`) weights in the blend region
-/// and BDEF1 elsewhere. SDEF: C is the elbow joint, R0 and R1 the points on the bone axis where
-/// the blend starts and ends.
-pub fn arm(sdef: bool) -> Pmx {
+/// How the blend region around the elbow is skinned.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Elbow {
+    Bdef2,
+    /// SDEF with C at the elbow joint and R0, R1 on the bone axis `spread` before and after
+    /// it (0: R0 = R1 = C).
+    Sdef {
+        spread: f32,
+    },
+}
+
+/// The arm, its blend-region vertices skinned as `elbow` with the same weights, BDEF1
+/// elsewhere.
+pub fn arm(elbow: Elbow) -> Pmx {
     let bones = vec![
         bone("upper", [0.0, 0.0, 0.0], -1),
         bone("lower", [ELBOW, 0.0, 0.0], 0),
@@ -41,13 +51,13 @@ pub fn arm(sdef: bool) -> Pmx {
                 Weights::Bdef1 { bone: 0 }
             } else if w <= 0.0 {
                 Weights::Bdef1 { bone: 1 }
-            } else if sdef {
+            } else if let Elbow::Sdef { spread } = elbow {
                 Weights::Sdef {
                     bones: [0, 1],
                     weight: w,
                     c: [ELBOW, 0.0, 0.0],
-                    r0: [ELBOW - BLEND, 0.0, 0.0],
-                    r1: [ELBOW + BLEND, 0.0, 0.0],
+                    r0: [ELBOW - spread, 0.0, 0.0],
+                    r1: [ELBOW + spread, 0.0, 0.0],
                 }
             } else {
                 Weights::Bdef2 {
