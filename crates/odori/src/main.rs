@@ -1,6 +1,7 @@
 //! `odori`: make MikuMikuDance models dance from the command line.
 
 mod cmd;
+mod export;
 mod frames;
 mod load;
 
@@ -61,6 +62,22 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         passes: usize,
     },
+    /// The deformed mesh of one frame as OBJ (with a .mtl beside it) or binary PLY: positions,
+    /// normals, UVs and material groups, for a look in any 3D viewer.
+    Mesh {
+        model: PathBuf,
+        /// VMD or VPD files, merged in order (none: the rest pose).
+        motions: Vec<PathBuf>,
+        /// The frame to deform (fractional frames interpolate).
+        #[arg(long, default_value_t = 0.0)]
+        frame: f32,
+        /// Turn every IK solver off.
+        #[arg(long)]
+        no_ik: bool,
+        /// Output file: `.obj` or `.ply`.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Render a dance to video (not built yet: see the README's status).
     Render {
         files: Vec<PathBuf>,
@@ -96,6 +113,13 @@ fn run(cli: Cli) -> Result<()> {
             instances,
             passes,
         } => cmd::bench::run(&model, &motions, instances, passes),
+        Command::Mesh {
+            model,
+            motions,
+            frame,
+            no_ik,
+            output,
+        } => cmd::mesh::run(&model, &motions, frame, !no_ik, &output),
         Command::Render { .. } => {
             anyhow::bail!(
                 "odori render is not built yet: the renderer is the next milestone. \

@@ -2,4 +2,5 @@
 
 pub mod bench;
 pub mod info;
+pub mod mesh;
 pub mod pose;
