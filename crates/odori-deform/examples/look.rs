@@ -61,7 +61,8 @@ fn main() {
     let light = Vec3::new(0.3, 0.5, -1.0).normalize();
     // Left: looking along +Z (MMD's camera direction; the rasteriser keeps the larger z, so
     // z is negated). Right: looking along the X axis.
-    let views: [(f32, fn(Vec3) -> Vec3); 2] = [
+    type View = fn(Vec3) -> Vec3;
+    let views: [(f32, View); 2] = [
         (0.25, |p| Vec3::new(p.x, p.y, -p.z)),
         (0.75, |p| Vec3::new(p.z, p.y, p.x)),
     ];

@@ -7,7 +7,6 @@
 //! own plane: rest circle grey, BDEF2 orange, SDEF blue.
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use common::arm::{self, Elbow};
@@ -16,7 +15,7 @@ mod canvas;
 
 use canvas::Canvas;
 use glam::{Vec2, Vec3};
-use image::{Rgb, RgbImage};
+use image::Rgb;
 use odori_deform::{Deformed, Mesh, deform};
 
 const PANEL_W: u32 = 480;

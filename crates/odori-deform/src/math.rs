@@ -48,7 +48,7 @@ pub(crate) fn acos_unit(x: f32) -> f32 {
         * x
         - 0.214_598_8)
         * x
-        + 1.570_796_3;
+        + std::f32::consts::FRAC_PI_2;
     p * root
 }
 

@@ -33,8 +33,8 @@ pub fn deform_reference(
         }
         for o in &table.vertex_offsets[run.start as usize..run.end as usize] {
             let p = &mut out.positions[o.vertex as usize];
-            for k in 0..3 {
-                p[k] += w * o.offset[k];
+            for (x, d) in p.iter_mut().zip(o.offset) {
+                *x += w * d;
             }
         }
     }
@@ -138,8 +138,8 @@ fn qdef(bones: &[Affine3A], s: &Skin, p: Vec3, n: Vec3) -> (Vec3, Vec3) {
             q = -q;
         }
         let d = Quat::from_xyzw(t.x, t.y, t.z, 0.0) * q * 0.5;
-        real = real + q * w;
-        dual = dual + d * w;
+        real += q * w;
+        dual += d * w;
     }
     let len = real.length();
     let (real, dual) = (real / len, dual / len);

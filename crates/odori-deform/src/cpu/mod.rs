@@ -20,6 +20,9 @@ use glam::Affine3A;
 use rayon::prelude::*;
 use std::ops::Range;
 
+/// One parallel task's share of the output: its index, positions and normals.
+type Chunk<'a> = (usize, (&'a mut [[f32; 3]], &'a mut [[f32; 3]]));
+
 /// Vertices per parallel task: 24 KiB of positions, small enough to stay in L1/L2 between
 /// the morph and skinning steps, large enough that rayon's per-task cost is noise.
 pub(crate) const CHUNK: usize = 2048;
@@ -40,7 +43,7 @@ pub fn deform(mesh: &Mesh, skinning: &[Affine3A], morph_weights: &[f32], out: &m
     let n = mesh.vertex_count();
     let parallel = n >= PARALLEL_MIN;
 
-    let task = |(c, (pos, nrm)): (usize, (&mut [[f32; 3]], &mut [[f32; 3]]))| {
+    let task = |(c, (pos, nrm)): Chunk| {
         skin_range(mesh, bones, morph_weights, c * CHUNK, pos, nrm);
     };
     let positions = out.positions.as_mut_slice();
@@ -125,8 +128,8 @@ fn skin_range(
             }
             for o in table.vertex_run_in(run, &vertices) {
                 let p = &mut pos[o.vertex as usize - start];
-                for k in 0..3 {
-                    p[k] += w * o.offset[k];
+                for (x, d) in p.iter_mut().zip(o.offset) {
+                    *x += w * d;
                 }
             }
         }
@@ -198,8 +201,8 @@ fn additional_uv_range(
         }
         for o in mesh.morphs.uv_run_in(run, &vertices) {
             let t = &mut uv[o.vertex as usize - start][channel - 1];
-            for k in 0..4 {
-                t[k] += w * o.offset[k];
+            for (x, d) in t.iter_mut().zip(o.offset) {
+                *x += w * d;
             }
         }
     }
