@@ -41,6 +41,8 @@ pub struct GpuSkinner {
     weights: wgpu::Buffer,
     output: wgpu::Buffer,
     additional_uvs: Option<wgpu::Buffer>,
+    resident_bytes: u64,
+    morph_entries: usize,
 }
 
 fn storage(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
@@ -82,6 +84,7 @@ impl GpuSkinner {
     /// allows about 1.4 million vertices; request the adapter's limits for more).
     pub fn new(device: &wgpu::Device, mesh: &Mesh) -> Self {
         let (rest, entries, sdef) = layout::build(mesh);
+        let entry_count = entries.len();
         let n = mesh.vertex_count() as u32;
         let groups = n.div_ceil(WORKGROUP).max(1);
         let max_x = device.limits().max_compute_workgroups_per_dimension.max(1);
@@ -214,7 +217,16 @@ impl GpuSkinner {
             layout: &bind_layout,
             entries: &bind_entries,
         });
+        let resident_bytes = [
+            &params, &rest, &sdef, &entries, &bones, &weights, &rest_extra, &output,
+        ]
+        .iter()
+        .map(|b| b.size())
+        .sum::<u64>()
+            + additional_uvs.as_ref().map_or(0, |b| b.size());
         GpuSkinner {
+            resident_bytes,
+            morph_entries: entry_count,
             vertex_count: n,
             bone_count: mesh.bone_count,
             morph_count: mesh.morph_count(),
@@ -264,6 +276,22 @@ impl GpuSkinner {
                     .copy_from_slice(&w.to_le_bytes());
             }
         }
+    }
+
+    /// Bytes [`GpuSkinner::update`] uploads per frame: 64 a bone, 4 a morph.
+    pub fn upload_bytes_per_frame(&self) -> u64 {
+        (self.bone_count.max(1) * size_of::<Bone>() + self.morph_count.max(1) * 4) as u64
+    }
+
+    /// GPU memory held by this skinner's buffers (rest data, morph entries, output).
+    pub fn resident_bytes(&self) -> u64 {
+        self.resident_bytes
+    }
+
+    /// Entries of the gather-layout morph table (32 bytes each): one per vertex offset of every
+    /// vertex and UV morph.
+    pub fn morph_entry_count(&self) -> usize {
+        self.morph_entries
     }
 
     /// Record the skinning dispatch. Submit it before any draw that reads
