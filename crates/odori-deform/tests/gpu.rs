@@ -102,3 +102,76 @@ fn vertex_layout_matches_the_documented_offsets() {
     let offsets: Vec<u64> = l.attributes.iter().map(|a| a.offset).collect();
     assert_eq!(offsets, [0, 16, 32]);
 }
+
+/// No bone limit: 3,000 bones in a storage buffer (a uniform array would stop at a few
+/// hundred).
+#[test]
+fn gpu_handles_thousands_of_bones() {
+    let Some((device, queue)) = gpu::device() else {
+        return;
+    };
+    const BONES: usize = 3000;
+    let mut rng = common::Rng::new(11);
+    let bones = (0..BONES)
+        .map(|i| common::bone(&format!("b{i}"), rng.vec3(5.0), -1))
+        .collect();
+    let vertices = (0..20_000)
+        .map(|_| {
+            let mut b = || (rng.next_u32() as usize % BONES) as i32;
+            let bones = [b(), b(), b(), b()];
+            let w = [
+                rng.range(0.1, 1.0),
+                rng.range(0.0, 1.0),
+                rng.range(0.0, 1.0),
+                0.2,
+            ];
+            common::vertex(
+                rng.vec3(5.0),
+                rng.unit(),
+                [0.0, 0.0],
+                odori_format::pmx::Weights::Bdef4 { bones, weights: w },
+            )
+        })
+        .collect();
+    let mesh = Mesh::from_pmx(&common::pmx(
+        bones,
+        vertices,
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        0,
+    ));
+    let pose = random_pose(BONES, 5);
+    let skinner = GpuSkinner::new(&device, &mesh);
+    let mut cpu = Deformed::new(&mesh);
+    deform(&mesh, &pose, &[], &mut cpu);
+    let got = gpu::deform(&device, &queue, &skinner, &mesh, &pose, &[]);
+    let d = compare(&got, &cpu, "3,000 bones");
+    assert!(d <= 1e-4, "{d}");
+}
+
+#[test]
+fn mesh_and_skinner_are_shareable() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Mesh>();
+    shareable::<GpuSkinner>();
+}
+
+/// Meshes past the workgroup limit of one dimension run as rows of a 2D dispatch: here the
+/// limit is lowered to 16 workgroups (1,024 vertices) so 10,000 vertices need ten rows.
+#[test]
+fn gpu_splits_large_meshes_into_rows() {
+    let Some((device, queue)) = gpu::device_with(|l| l.max_compute_workgroups_per_dimension = 16)
+    else {
+        return;
+    };
+    assert_eq!(device.limits().max_compute_workgroups_per_dimension, 16);
+    let mesh = Mesh::from_pmx(&common::every_weight_type());
+    let skinner = GpuSkinner::new(&device, &mesh);
+    let pose = random_pose(common::BONES, 9);
+    let mut cpu = Deformed::new(&mesh);
+    deform(&mesh, &pose, &[0.5; 6], &mut cpu);
+    let got = gpu::deform(&device, &queue, &skinner, &mesh, &pose, &[0.5; 6]);
+    let d = compare(&got, &cpu, "2D dispatch");
+    assert!(d <= 1e-4, "{d}");
+}

@@ -218,7 +218,14 @@ impl GpuSkinner {
             entries: &bind_entries,
         });
         let resident_bytes = [
-            &params, &rest, &sdef, &entries, &bones, &weights, &rest_extra, &output,
+            &params,
+            &rest,
+            &sdef,
+            &entries,
+            &bones,
+            &weights,
+            &rest_extra,
+            &output,
         ]
         .iter()
         .map(|b| b.size())

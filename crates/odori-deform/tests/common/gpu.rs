@@ -10,11 +10,18 @@ pub const REQUIRE_GPU: &str = "ODORI_REQUIRE_GPU";
 /// driver), or `None` after printing a skip notice. Panics instead when
 /// `ODORI_REQUIRE_GPU=1`.
 pub fn device() -> Option<(wgpu::Device, wgpu::Queue)> {
+    device_with(|_| {})
+}
+
+/// As [`device`], with the adapter's limits adjusted by `limits` (to test a lower one).
+pub fn device_with(limits: impl Fn(&mut wgpu::Limits)) -> Option<(wgpu::Device, wgpu::Queue)> {
     // Vulkan/Metal/DX12 first; GL only if none of them has an adapter (probing GL on a
     // headless Linux machine prints EGL noise).
     let found = match wgpu::Backends::from_env() {
-        Some(backends) => open(backends),
-        None => open(wgpu::Backends::PRIMARY).or_else(|| open(wgpu::Backends::GL)),
+        Some(backends) => open(backends, &limits),
+        None => {
+            open(wgpu::Backends::PRIMARY, &limits).or_else(|| open(wgpu::Backends::GL, &limits))
+        }
     };
     if found.is_none() {
         if std::env::var(REQUIRE_GPU).is_ok_and(|v| v == "1") {
@@ -25,7 +32,10 @@ pub fn device() -> Option<(wgpu::Device, wgpu::Queue)> {
     found
 }
 
-fn open(backends: wgpu::Backends) -> Option<(wgpu::Device, wgpu::Queue)> {
+fn open(
+    backends: wgpu::Backends,
+    limits: &dyn Fn(&mut wgpu::Limits),
+) -> Option<(wgpu::Device, wgpu::Queue)> {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     desc.backends = backends;
     // Validation layers are rarely installed where tests run; wgpu's own checks still apply.
@@ -43,9 +53,11 @@ fn open(backends: wgpu::Backends) -> Option<(wgpu::Device, wgpu::Queue)> {
         "wgpu adapter: {} ({:?}, {:?})",
         info.name, info.backend, info.device_type
     );
+    let mut required = adapter.limits();
+    limits(&mut required);
     pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("odori-deform tests"),
-        required_limits: adapter.limits(),
+        required_limits: required,
         ..Default::default()
     }))
     .ok()
