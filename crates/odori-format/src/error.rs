@@ -142,7 +142,11 @@ impl fmt::Display for FormatError {
             write!(f, "{}: ", p.display())?;
         }
         if let ErrorKind::Io(_) = self.kind {
-            return write!(f, "cannot read the {} file: {}", self.location.format, self.kind);
+            return write!(
+                f,
+                "cannot read the {} file: {}",
+                self.location.format, self.kind
+            );
         }
         write!(f, "{}: {}", self.location, self.kind)
     }

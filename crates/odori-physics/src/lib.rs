@@ -1,4 +1,49 @@
-//! Rigid-body physics for MMD models (Bullet, `mmd-semantics.md` §6).
+//! Rigid-body physics for MMD models on Bullet (`mmd-semantics.md` §6): hair, skirts and
+//! accessories move as in MikuMikuDance.
 //!
-//! Not built yet: this crate holds the pipeline's place between the pose runtime's
-//! before-physics and after-physics passes (issue "Physics").
+//! - [`PhysicsModel`]: a model's rigid bodies and joints, validated (pure data, built once
+//!   from a PMX or PMD file; bad entries are dropped with a diagnostic, never a panic).
+//! - [`PhysicsWorld`]: a Bullet world for one model instance. Between the pose runtime's two
+//!   passes it moves kinematic bodies with their bones, steps at a fixed 1/60 s, and writes
+//!   simulated bodies back into the bones ([`PhysicsWorld::evaluate`] does a whole frame).
+//! - [`bake`]: a motion's physics result as VMD keys (`odori bake`), which play back in
+//!   MikuMikuDance with physics off.
+//!
+//! Bullet is the system library (Debian `libbullet-dev`) behind a small C++ shim of ours
+//! (`shim/`), built by `build.rs`. Without it the crate still builds and
+//! [`PhysicsWorld::new`] returns [`PhysicsError::Unavailable`], whose message says what to
+//! install; [`AVAILABLE`] tells which build this is.
+//!
+//! ```no_run
+//! # fn demo(pmx: &odori_format::Pmx, vmd: &odori_format::Vmd) -> Result<(), Box<dyn std::error::Error>> {
+//! use odori_physics::{PhysicsConfig, PhysicsModel, PhysicsWorld};
+//! use odori_pose::{Instance, Model, Motion, motion::Source};
+//! let model = Model::from_pmx(pmx)?;
+//! let motion = Motion::bind(&model, &[Source::Vmd(vmd)]);
+//! let rig = PhysicsModel::from_pmx(pmx, &model);
+//! let mut world = PhysicsWorld::new(&rig, &model, PhysicsConfig::default())?;
+//! let mut inst = Instance::new(&model, &motion);
+//! for frame in 0..300 {
+//!     world.evaluate(&model, &motion, &mut inst, frame as f32);
+//!     // inst.world / inst.skinning now include physics
+//! }
+//! # Ok(()) }
+//! ```
+
+mod bake;
+mod bullet;
+mod config;
+mod error;
+mod ffi;
+mod frame;
+mod metrics;
+mod rig;
+mod world;
+
+pub use bake::{Baked, bake};
+pub use bullet::AVAILABLE;
+pub use config::PhysicsConfig;
+pub use error::PhysicsError;
+pub use frame::FPS;
+pub use rig::{Body, BodyMode, Joint, PhysicsModel, Shape, euler_to_quat};
+pub use world::PhysicsWorld;

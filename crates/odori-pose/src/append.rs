@@ -1,7 +1,8 @@
 //! Append (付与) transforms: a bone copies a weighted share of another bone's motion.
 //!
 //! Rotation source: the source's own append result when it is append-driven, else its
-//! animated rotation (with morphs), with its IK rotation when it is an IK link; result =
+//! animated rotation (with morphs); for an IK link solved this frame, its IK rotation (times
+//! its own append result when append-driven); result =
 //! slerp(identity, source, ratio). Translation: the source's append or animated translation ×
 //! ratio. The local flag copies the source's full local transform instead.
 
@@ -18,15 +19,18 @@ pub fn apply(model: &Model, inst: &mut Instance, b: usize, rule: &AppendRule) {
         let src = if rule.local {
             inst.local_rotation[s]
         } else {
-            let own = if source_rule.is_some_and(|r| r.rotate) {
+            let append_driven = source_rule.is_some_and(|r| r.rotate);
+            if model.is_ik_link[s] && inst.ik_solved[s] {
+                // The IK result replaces the link's animated rotation.
+                if append_driven {
+                    inst.ik_rotation[s] * inst.append_rotation[s]
+                } else {
+                    inst.ik_rotation[s]
+                }
+            } else if append_driven {
                 inst.append_rotation[s]
             } else {
                 inst.pose_rotation[s]
-            };
-            if model.is_ik_link[s] {
-                inst.ik_rotation[s] * own
-            } else {
-                own
             }
         };
         inst.append_rotation[b] = Quat::IDENTITY.slerp(src, rule.ratio);

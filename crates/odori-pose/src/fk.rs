@@ -1,36 +1,92 @@
-//! Forward kinematics for one bone: local transform from the sampled pose, IK and append,
-//! then world = parent world × local.
+//! Forward kinematics for one bone: local rotation = (IK result of a solved link, else the
+//! animated rotation) × append, then world = parent world × local.
+//!
+//! The arithmetic follows MMD's (D3DX's) operation order, as mmd-anim 0.5.3 reproduces it:
+//! the rotation matrix comes from the quaternion by D3DX's formula, and each bone keeps its
+//! skinning matrix (world × T(−rest)) as the primary transform: skin = parent skin ×
+//! T(rest) T(translation) R T(−rest), world = skin × T(rest). Mathematically this is parent
+//! world × local; the rounding matters to long CCD solves, whose last steps turn by angles
+//! near f32 resolution (captures `local-axes-multi-*`, `layered-*`).
 
 use crate::append;
 use crate::instance::Instance;
 use crate::model::{Model, NONE};
-use glam::Affine3A;
+use glam::{Affine3A, Mat3A, Quat, Vec3A};
+
+/// Rotation matrix of `q` with D3DX's rounding (no normalisation).
+#[inline]
+pub(crate) fn rotation_matrix(q: Quat) -> Mat3A {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, yy, zz) = (x * x2, y * y2, z * z2);
+    let (xy, xz, yz) = (x * y2, x * z2, y * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    Mat3A::from_cols(
+        Vec3A::new((1.0 - yy) - zz, xy + wz, xz - wy),
+        Vec3A::new(xy - wz, (1.0 - xx) - zz, yz + wx),
+        Vec3A::new(xz + wy, yz - wx, (1.0 - xx) - yy),
+    )
+}
 
 /// Recompute bone `b`'s append result, local transform and world matrix.
 #[inline]
 pub fn update_bone(model: &Model, inst: &mut Instance, b: usize) {
-    let mut rotation = inst.pose_rotation[b];
+    update_bone_with(model, inst, b, None);
+}
+
+/// [`update_bone`]; `ik_matrix` is the rotation matrix an IK step built for this link
+/// (used instead of the quaternion's, unless a rotation grant applies).
+#[inline]
+pub(crate) fn update_bone_with(
+    model: &Model,
+    inst: &mut Instance,
+    b: usize,
+    ik_matrix: Option<Mat3A>,
+) {
+    let mut rotation = if inst.ik_solved[b] {
+        inst.ik_rotation[b]
+    } else {
+        inst.pose_rotation[b]
+    };
     let mut translation = inst.pose_translation[b];
+    let mut ik_matrix = ik_matrix;
     if let Some(rule) = &model.append[b] {
-        append::apply(model, inst, b, rule);
+        if inst.grant_dropped[b] {
+            // An effector under its active IK: no rotation grant (see `ik`).
+            inst.append_rotation[b] = Quat::IDENTITY;
+        } else {
+            append::apply(model, inst, b, rule);
+        }
         if rule.rotate {
-            rotation *= inst.append_rotation[b];
+            rotation = crate::ik::then(inst.append_rotation[b], rotation);
+            ik_matrix = None;
         }
         if rule.translate {
             translation += inst.append_translation[b];
         }
     }
-    if model.is_ik_link[b] {
-        rotation = inst.ik_rotation[b] * rotation;
-    }
     inst.local_rotation[b] = rotation;
     inst.local_translation[b] = translation;
-    let local =
-        Affine3A::from_rotation_translation(rotation, (model.offset[b] + translation).into());
+    let m = ik_matrix.unwrap_or_else(|| rotation_matrix(rotation));
+    let rest = model.rest[b];
+    // T(rest) T(translation) R T(-rest): the bone's transform relative to its rest pose.
+    let relative = (m * -rest + translation) + rest;
     let p = model.parent[b];
-    inst.world[b] = if p == NONE {
-        local
+    let skin = if p == NONE {
+        Affine3A {
+            matrix3: m,
+            translation: relative,
+        }
     } else {
-        inst.world[p as usize] * local
+        let ps = inst.skinning[p as usize];
+        Affine3A {
+            matrix3: ps.matrix3 * m,
+            translation: ps.matrix3 * relative + ps.translation,
+        }
+    };
+    inst.skinning[b] = skin;
+    inst.world[b] = Affine3A {
+        matrix3: skin.matrix3,
+        translation: skin.matrix3 * rest + skin.translation,
     };
 }

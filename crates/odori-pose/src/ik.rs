@@ -1,42 +1,87 @@
-//! CCD inverse kinematics as MikuMikuDance runs it (`mmd-semantics.md` §4).
+//! CCD inverse kinematics as MikuMikuDance 9.32 runs it (`mmd-semantics.md` §4).
 //!
-//! Rules that differ from a textbook CCD, each backed by the MMD captures:
-//! - the per-step angle cap grows with the link: unit × (link index + 1);
-//! - the iteration budget is raised to min(⌊4π / unit⌋, 360) when the file asks for fewer;
-//! - single-axis (knee) links project the rotation axis onto their axis, reflecting an
-//!   out-of-range angle, during the first half of the iterations; later iterations use the
-//!   full axis and clamp through an Euler decomposition whose order keeps the middle angle on
-//!   an axis limited inside ±90° (clamped to ±88° against gimbal lock);
-//! - no rollback to a best state; stop when the effector is within 1e-4 of the goal;
-//! - a solver starts from its effector's position as its own world pass left it (stale when
-//!   an earlier solver of the same layer moved the effector's parents);
-//! - fixed-axis links turn only about their axis.
+//! Every rule below reproduces the MMD captures in `shared/docs/mmd-ik-captures.json` (case
+//! names in brackets; all 48 pass); the Rust crate mmd-anim 0.5.3, whose author took those
+//! captures, follows the same rules, and its source was read to find them.
 //!
-//! f32 throughout, as MMD: the captures are reproduced in f32.
+//! Solve loop:
+//! - the iteration budget is max(authored, min(⌊4π / unit⌋, 360)), at least 1
+//!   [`budget-*`, `limited-n1`..`n32`];
+//! - link i (0 = next to the effector) turns at most unit × (i + 1) per step [`budget-*`];
+//! - stop before and after each iteration when the effector is within 1e-4 of the goal, and
+//!   stop the whole solve when, seen from the link about to turn, the effector and the goal lie
+//!   in the same direction (a collinear goal in front: no step at all) [`limits-*-aligned`];
+//! - no rollback to a best state: the last state stands [`rollback-n*`];
+//! - a solver starts from its effector's position as the effector's own world pass left it:
+//!   stale when an earlier solver moved the effector's parents, refreshed when the effector's
+//!   layer comes after that solver's [`layered-*-layer0`, `-layer1`, `-layer2`]; when the
+//!   effector's layer comes after its own solver's, from the end of the previous evaluation
+//!   (`Model::late_effectors`; mmd-anim's reading, no capture).
+//!
+//! One step turns the link by a rotation about an axis in its *parent's* frame (composed on the
+//! left of the link's rotation), measured from the world directions link→effector and
+//! link→goal:
+//! - no limits: about their cross product by their angle, capped; a PMX fixed axis replaces the
+//!   axis and scales the angle by cos(fixed axis, cross product), so a link whose fixed axis
+//!   is nearly along the chain barely turns [`fixedaxis-unlimited-base-*`, `budget-*-tilted`];
+//! - limits: the same candidate, except that during the first ⌊budget / 2⌋ iterations a link
+//!   limited on one axis only (the others exactly 0) turns about ±that axis by the full angle,
+//!   even when it has a fixed axis; otherwise a fixed axis scales the angle as above. The
+//!   candidate is decomposed into Euler angles in the order YXZ, ZYX or XZY (the first whose
+//!   middle axis is limited inside ±90°), the middle angle capped at ±88°, and each angle is
+//!   brought back into [min, max]: during the first half by reflecting it off the bound it
+//!   crossed when that lands inside, otherwise by clamping [`limited-*`, `rollback-*`,
+//!   `limits-*`, `parity-fixedlimits-*`, `local-axes-*`]. PMX local axes play no part
+//!   [`local-axes-*-rotated`].
+//!
+//! State around a solve:
+//! - while its solver runs, the effector's rotation grant (付与) is dropped (its world matrix,
+//!   read by the first step, keeps it). An effector whose grant copies an IK link (or lies
+//!   below such a bone) gets it back once the solvers of its own step are done
+//!   (`Model::post_ik`): after CCD only when it shares its solver's layer or comes later;
+//!   otherwise the grant stays off for the frame [`layered-append-*`];
+//! - an IK link that is, or lies below, a bone whose grant copies an IK link keeps its IK
+//!   rotation from one evaluation to the next: its first step starts from that rotation
+//!   instead of the animated one (measured from the reset pose) [`append-dependent-*`]. The
+//!   capture has no animation on the link; we carry IK × animated⁻¹.
+//!
+//! Numerics: f32 in MMD's (D3DX's) operation order, as mmd-anim reproduces it: per-lane
+//! normalisation, dot and cross sums in a fixed order, D3DX's quaternion product and
+//! matrix↔quaternion formulas, atan2 and the Euler rebuild's sine and cosine in f64, the rebuilt
+//! matrix used for the link's world matrix while its solver runs, and FK through skinning
+//! matrices (`fk`). The last steps of a long solve turn by angles near f32 resolution, so this
+//! rounding decides results at 1e-4 [`local-axes-multi-*`, `layered-*`].
 
 use crate::fk;
 use crate::instance::Instance;
-use crate::model::{LinkLimits, Model};
-use glam::{EulerRot, Quat, Vec3A};
-use std::f32::consts::{FRAC_PI_2, PI};
+use crate::model::{LinkLimits, Model, NONE};
+use glam::{Mat3A, Quat, Vec3A};
+use std::f32::consts::PI;
 
 /// Stop when the effector is this close to the goal.
 pub const TOLERANCE: f32 = 1e-4;
 
-/// Middle Euler angle bound, away from gimbal lock.
-const MIDDLE_LIMIT: f32 = 88.0 * PI / 180.0;
+/// Stop the solve when |dir(link→effector) − dir(link→goal)|² falls below this.
+const DIRECTION_STOP: f32 = 1e-7;
+
+/// MMD's threshold for "limited inside ±90°" (a few ulps under π/2).
+const HALF_PI: f32 = f32::from_bits(0x3fc9_0fd8);
+
+/// MMD's cap on the middle Euler angle: 88°, away from gimbal lock [`limits-*-wide895`].
+const MIDDLE_CAP: f32 = f32::from_bits(0x3fc4_9803);
 
 /// The iteration count MMD runs for an authored count and unit angle:
-/// max(authored, min(⌊4π / unit⌋, 360)).
+/// max(authored, min(⌊4π / unit⌋, 360)), at least 1.
 pub fn iteration_budget(authored: u32, unit: f32) -> u32 {
-    if unit.is_nan() || unit <= 0.0 {
-        return authored;
-    }
-    let raised = (4.0 * PI / unit).floor().min(360.0) as u32;
-    authored.max(raised)
+    let raised = if unit.is_finite() && unit > 0.0 {
+        (4.0 * PI / unit).min(360.0) as u32
+    } else {
+        0
+    };
+    authored.max(raised).max(1)
 }
 
-/// Which single axis a link is limited on, if only one.
+/// The axis a link is limited on when its limits leave the other two at exactly zero.
 fn single_axis(l: &LinkLimits) -> Option<usize> {
     let used = |i: usize| l.min[i] != 0.0 || l.max[i] != 0.0;
     match (used(0), used(1), used(2)) {
@@ -51,37 +96,311 @@ fn unit_axis(i: usize) -> Vec3A {
     [Vec3A::X, Vec3A::Y, Vec3A::Z][i]
 }
 
-/// Clamp a local rotation to Euler limits, decomposed in the order whose middle axis is
-/// limited inside ±90°.
-pub fn clamp_to_limits(q: Quat, l: &LinkLimits) -> Quat {
-    let inside = |i: usize| l.min[i] > -FRAC_PI_2 && l.max[i] < FRAC_PI_2;
-    // (order, axis index of the first, middle and last angle)
-    let (order, axes) = if inside(0) {
-        (EulerRot::YXZ, [1, 0, 2])
-    } else if inside(1) {
-        (EulerRot::ZYX, [2, 1, 0])
-    } else {
-        (EulerRot::XZY, [0, 2, 1])
-    };
-    let (a, b, c) = q.to_euler(order);
-    let mut e = [a, b, c];
-    e[1] = e[1].clamp(-MIDDLE_LIMIT, MIDDLE_LIMIT);
-    for (k, &axis) in axes.iter().enumerate() {
-        e[k] = e[k].clamp(l.min[axis], l.max[axis]);
-    }
-    Quat::from_euler(order, e[0], e[1], e[2])
+/// D3DX's vector normalisation: each lane sums the squares in its own order.
+#[inline]
+fn normalize(v: Vec3A) -> Vec3A {
+    let (x, y, z) = (v.x * v.x, v.y * v.y, v.z * v.z);
+    Vec3A::new(
+        v.x * ((y + x) + z).sqrt().recip(),
+        v.y * ((z + y) + x).sqrt().recip(),
+        v.z * ((x + z) + y).sqrt().recip(),
+    )
 }
 
-/// Angle of `q` about unit axis `i` (its twist component).
-fn twist_angle(q: Quat, i: usize) -> f32 {
-    let v = [q.x, q.y, q.z][i];
-    let a = 2.0 * v.atan2(q.w);
-    if a > PI {
-        a - 2.0 * PI
-    } else if a < -PI {
-        a + 2.0 * PI
+#[inline]
+fn dot(a: Vec3A, b: Vec3A) -> f32 {
+    (a.x * b.x + a.y * b.y) + a.z * b.z
+}
+
+/// `v` (world) in the frame whose world rotation is `m`: mᵀ v.
+#[inline]
+fn to_frame(m: &Mat3A, v: Vec3A) -> Vec3A {
+    Vec3A::new(dot(m.x_axis, v), dot(m.y_axis, v), dot(m.z_axis, v))
+}
+
+/// D3DX's quaternion product: `a` then `b`, i.e. b × a, with its rounding.
+#[inline]
+pub(crate) fn then(a: Quat, b: Quat) -> Quat {
+    Quat::from_xyzw(
+        ((b.y * a.z + b.x * a.w) - b.z * a.y) + b.w * a.x,
+        ((b.y * a.w - b.x * a.z) + b.z * a.x) + b.w * a.y,
+        ((-b.y * a.x + b.x * a.y) + b.z * a.w) + b.w * a.z,
+        ((-b.y * a.y - b.x * a.x) - b.z * a.z) + b.w * a.w,
+    )
+}
+
+/// D3DX's quaternion of a rotation matrix.
+fn matrix_quat(m: &Mat3A) -> Quat {
+    let m = m.to_cols_array_2d();
+    let trace = m[0][0] + m[1][1] + m[2][2];
+    let mut q = [0.0; 4];
+    if trace >= 0.0 {
+        let s = (trace + 1.0).sqrt();
+        q[3] = s * 0.5;
+        let scale = 0.5 / s;
+        q[0] = (m[1][2] - m[2][1]) * scale;
+        q[1] = (m[2][0] - m[0][2]) * scale;
+        q[2] = (m[0][1] - m[1][0]) * scale;
     } else {
-        a
+        let mut i = 0;
+        if m[1][1] > m[0][0] {
+            i = 1;
+        }
+        if m[2][2] > m[i][i] {
+            i = 2;
+        }
+        let j = (i + 1) % 3;
+        let k = (j + 1) % 3;
+        let s = (m[i][i] - m[j][j] - m[k][k] + 1.0).sqrt();
+        q[i] = s * 0.5;
+        let scale = 0.5 / s;
+        q[3] = (m[j][k] - m[k][j]) * scale;
+        q[j] = (m[i][j] + m[j][i]) * scale;
+        q[k] = (m[i][k] + m[k][i]) * scale;
+    }
+    Quat::from_array(q)
+}
+
+/// atan2 evaluated in f64 and rounded, as MMD's runtime library rounds it.
+#[inline]
+fn atan2(y: f32, x: f32) -> f32 {
+    (y as f64).atan2(x as f64) as f32
+}
+
+/// An outer Euler angle, atan2(`y`, `x`), on axis `i` of limits `l`. On an axis locked at
+/// zero the clamp that follows keeps only the angle's sign and whether it is zero, so those
+/// are returned without evaluating atan2 (same result, cheaper: knees lock two axes).
+#[inline]
+fn outer_angle(l: &LinkLimits, i: usize, y: f32, x: f32) -> f32 {
+    if l.min[i] != 0.0 || l.max[i] != 0.0 {
+        return atan2(y, x);
+    }
+    // atan2 has the sign of y; it is ±0 when y is ±0 and x is positive or +0, else ±π.
+    if y != 0.0 || x > 0.0 || (x == 0.0 && x.is_sign_positive()) {
+        y
+    } else if y.is_sign_negative() {
+        -PI
+    } else {
+        PI
+    }
+}
+
+/// Rotation matrix about unit axis `i`, its sine and cosine evaluated in f64 (as D3DX).
+fn axis_matrix(i: usize, angle: f32) -> Mat3A {
+    let (s, c) = if angle == 0.0 {
+        (angle, 1.0) // exact, sign of zero included
+    } else {
+        let (s, c) = (angle as f64).sin_cos();
+        (s as f32, c as f32)
+    };
+    match i {
+        0 => Mat3A::from_cols(Vec3A::X, Vec3A::new(0.0, c, s), Vec3A::new(0.0, -s, c)),
+        1 => Mat3A::from_cols(Vec3A::new(c, 0.0, -s), Vec3A::Y, Vec3A::new(s, 0.0, c)),
+        _ => Mat3A::from_cols(Vec3A::new(c, s, 0.0), Vec3A::new(-s, c, 0.0), Vec3A::Z),
+    }
+}
+
+/// Bring `q` into the Euler limits `l` (see the module doc); returns the rotation and its
+/// matrix. `reflect`: first half of the iterations, where an angle past a bound is mirrored
+/// back off it when that lands inside.
+pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) {
+    let m = fk::rotation_matrix(q);
+    let inside = |i: usize| l.min[i] > -HALF_PI && l.max[i] < HALF_PI;
+    // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
+    let middle = |s: f32| (-s).asin().clamp(-MIDDLE_CAP, MIDDLE_CAP);
+    let order = if inside(0) {
+        0
+    } else if inside(1) {
+        1
+    } else {
+        2
+    };
+    let side = |i: usize, y: f32, x: f32| outer_angle(l, i, y, x);
+    let mut e = match order {
+        0 => {
+            // R = Ry Rx Rz
+            let x = middle(m.z_axis.y);
+            let c = x.cos();
+            [
+                x,
+                side(1, m.z_axis.x / c, m.z_axis.z / c),
+                side(2, m.x_axis.y / c, m.y_axis.y / c),
+            ]
+        }
+        1 => {
+            // R = Rz Ry Rx
+            let y = middle(m.x_axis.z);
+            let c = y.cos();
+            [
+                side(0, m.y_axis.z / c, m.z_axis.z / c),
+                y,
+                side(2, m.x_axis.y / c, m.x_axis.x / c),
+            ]
+        }
+        _ => {
+            // R = Rx Rz Ry
+            let z = middle(m.y_axis.x);
+            let c = z.cos();
+            [
+                side(0, m.y_axis.z / c, m.y_axis.y / c),
+                side(1, m.z_axis.x / c, m.x_axis.x / c),
+                z,
+            ]
+        }
+    };
+    for (i, v) in e.iter_mut().enumerate() {
+        let (lo, hi) = (l.min[i], l.max[i]);
+        if *v < lo {
+            let r = 2.0 * lo - *v;
+            *v = if reflect && r <= hi { r } else { lo };
+        }
+        if *v > hi {
+            let r = 2.0 * hi - *v;
+            *v = if reflect && r >= lo { r } else { hi };
+        }
+    }
+    let (x, y, z) = (
+        axis_matrix(0, e[0]),
+        axis_matrix(1, e[1]),
+        axis_matrix(2, e[2]),
+    );
+    let m = match order {
+        0 => y * (x * z),
+        1 => z * (y * x),
+        _ => x * (z * y),
+    };
+    (matrix_quat(&m), m)
+}
+
+/// What one link step sees.
+struct Step {
+    /// Unit directions effector→link and goal→link, world space.
+    from_effector: Vec3A,
+    from_goal: Vec3A,
+    /// World rotation of the link's parent.
+    parent: Mat3A,
+    /// The link's rotation before the step: its IK result when a solver turned it this
+    /// frame, else its animated rotation (without its grant either way).
+    current: Quat,
+    /// Largest turn this step may make.
+    cap: f32,
+    /// PMX fixed axis (parent frame).
+    fixed: Option<Vec3A>,
+}
+
+impl Step {
+    /// The cross product of the directions, in the parent frame.
+    fn parent_cross(&self) -> Vec3A {
+        to_frame(&self.parent, self.from_effector.cross(self.from_goal))
+    }
+
+    /// `angle` limited to the step cap (a unit angle of 0 means no cap).
+    fn capped(&self, angle: f32) -> f32 {
+        if self.cap > 0.0 {
+            angle.clamp(-self.cap, self.cap)
+        } else {
+            angle
+        }
+    }
+
+    fn angle(&self) -> f32 {
+        dot(self.from_effector, self.from_goal)
+            .clamp(-1.0, 1.0)
+            .acos()
+    }
+
+    /// Unlimited link: turn about the cross product (or the fixed axis, scaled by its
+    /// alignment with the cross product).
+    fn free(&self) -> Option<Quat> {
+        let cross = self.parent_cross();
+        if cross.length_squared() < 1e-10 {
+            return self.opposite();
+        }
+        let cross = normalize(cross);
+        let (axis, align) = match self.fixed {
+            Some(f) => (f, (f.y * cross.y + f.x * cross.x) + f.z * cross.z),
+            None => (cross, 1.0),
+        };
+        let mut half = (self.angle() * 0.5) * align;
+        if self.cap > 0.0 {
+            half = half.clamp(-self.cap * 0.5, self.cap * 0.5);
+        }
+        let (s, c) = (half.sin(), half.cos());
+        let turn = Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c);
+        Some(then(self.current, turn))
+    }
+
+    /// Unlimited link whose effector lies straight behind the goal: turn about any
+    /// perpendicular axis (the fixed axis when there is one), in the link's own frame.
+    fn opposite(&self) -> Option<Quat> {
+        const TINY: f32 = 1e-3 * PI / 180.0;
+        let to_local = self.current.inverse();
+        // Directions from the link, in its frame.
+        let e = (to_local * to_frame(&self.parent, -self.from_effector)).normalize();
+        let g = (to_local * to_frame(&self.parent, -self.from_goal)).normalize();
+        let dot = e.dot(g).clamp(-1.0, 1.0);
+        let cross = e.cross(g);
+        let (axis, angle) = if let Some(f) = self.fixed {
+            let axis = to_local * f;
+            let angle = if cross.length_squared() == 0.0 && dot < 0.0 {
+                signed_angle_about(e, g, axis)
+            } else {
+                dot.acos() * axis.dot(cross.normalize_or_zero())
+            };
+            (axis, angle)
+        } else {
+            let angle = dot.acos();
+            let axis = if cross.length() < 1e-5 {
+                if dot > -1.0 + 1e-5 {
+                    return None;
+                }
+                let side = if e.x.abs() < 0.9 { Vec3A::X } else { Vec3A::Y };
+                e.cross(side).normalize()
+            } else {
+                cross.normalize()
+            };
+            (axis, angle)
+        };
+        if angle.abs() < TINY {
+            return None;
+        }
+        let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
+        Some((self.current * turn).normalize())
+    }
+
+    /// Limited link (see the module doc); also returns the rotation's matrix.
+    fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A)> {
+        let cross = self.parent_cross();
+        let unit_cross = if cross.length_squared() > 0.0 {
+            normalize(cross)
+        } else {
+            cross
+        };
+        let mut angle = self.angle();
+        let axis = match (single_axis(l), self.fixed) {
+            (Some(i), _) if reflect => {
+                let a = unit_axis(i);
+                if cross.dot(a) < 0.0 { -a } else { a }
+            }
+            (_, Some(f)) => {
+                angle *= f.dot(unit_cross);
+                f
+            }
+            _ => unit_cross,
+        };
+        if axis.length_squared() <= f32::EPSILON {
+            return None;
+        }
+        let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
+        Some(clamp_to_limits(then(self.current, turn), l, reflect))
+    }
+}
+
+/// World rotation of `b`'s parent (identity for a root).
+fn parent_rotation(model: &Model, inst: &Instance, b: usize) -> Mat3A {
+    match model.parent[b] {
+        NONE => Mat3A::IDENTITY,
+        p => inst.world[p as usize].matrix3,
     }
 }
 
@@ -90,90 +409,111 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
     let s = &model.solvers[si];
     let goal = inst.world[s.bone as usize].translation;
     let target = s.target as usize;
-    // Stale-effector rule: start from the effector's own world pass.
-    let mut effector = inst.pass_position[target];
-    if effector.distance(goal) < TOLERANCE {
-        return;
+    // The effector loses its rotation grant while its IK runs (its world matrix, read by the
+    // first step, keeps it).
+    let drop_grant = model.append[target].is_some_and(|r| r.rotate);
+    if drop_grant {
+        inst.grant_dropped[target] = true;
+        inst.append_rotation[target] = Quat::IDENTITY;
     }
-    let half = s.iterations / 2;
-    for iteration in 0..s.iterations {
+    let mut effector = inst.pass_position[target];
+    let iterations = s.iterations as usize;
+    let mut moved = false;
+    'solve: for iteration in 0..iterations {
+        if effector.distance(goal) <= TOLERANCE {
+            break;
+        }
         for (i, link) in s.links.iter().enumerate() {
             let lb = link.bone as usize;
             if lb == target {
                 continue;
             }
-            let lw = inst.world[lb];
-            let to_local = lw.matrix3.transpose();
-            let e = (to_local * (effector - lw.translation)).normalize_or_zero();
-            let g = (to_local * (goal - lw.translation)).normalize_or_zero();
-            let cap = s.unit_angle * (i as f32 + 1.0);
-            let current = inst.local_rotation[lb];
-            let base = inst.ik_rotation[lb].inverse() * current; // the non-IK part
-            let next = if let Some(axis) = model.fixed_axis[lb] {
-                let Some(angle) = signed_angle_about(e, g, axis) else {
-                    continue;
-                };
-                let q = current * Quat::from_axis_angle(axis.into(), angle.clamp(-cap, cap));
-                match &link.limits {
-                    Some(l) => clamp_to_limits(q, l),
-                    None => q,
-                }
-            } else {
-                let cross = e.cross(g);
-                if cross.length_squared() < 1e-8 {
-                    continue;
-                }
-                let angle = e.dot(g).clamp(-1.0, 1.0).acos().min(cap);
-                let axis = cross.normalize();
-                match (&link.limits, link.limits.as_ref().and_then(single_axis)) {
-                    (Some(l), Some(ax)) if iteration < half => {
-                        // Knee: rotate about ±its axis; reflect an out-of-range angle.
-                        let sign = if axis[ax] >= 0.0 { 1.0 } else { -1.0 };
-                        let mut theta = twist_angle(current, ax) + sign * angle;
-                        if theta < l.min[ax] || theta > l.max[ax] {
-                            if -theta >= l.min[ax] && -theta <= l.max[ax] {
-                                theta = -theta;
-                            } else {
-                                theta = theta.clamp(l.min[ax], l.max[ax]);
-                            }
-                        }
-                        Quat::from_axis_angle(unit_axis(ax).into(), theta)
-                    }
-                    (Some(l), _) => {
-                        clamp_to_limits(current * Quat::from_axis_angle(axis.into(), angle), l)
-                    }
-                    (None, _) => current * Quat::from_axis_angle(axis.into(), angle),
-                }
-            };
-            inst.ik_rotation[lb] = (next * base.inverse()).normalize();
-            for &b in &s.chain {
-                fk::update_bone(model, inst, b as usize);
+            let position = inst.world[lb].translation;
+            let (to_effector, to_goal) = (position - effector, position - goal);
+            if to_effector.length_squared() <= f32::EPSILON
+                || to_goal.length_squared() <= f32::EPSILON
+            {
+                continue;
             }
+            let (from_effector, from_goal) = (normalize(to_effector), normalize(to_goal));
+            if (from_effector - from_goal).length_squared() < DIRECTION_STOP {
+                break 'solve;
+            }
+            let retained = iteration == 0 && model.ik_retained[lb];
+            let pose = inst.pose_rotation[lb];
+            let current = if retained {
+                inst.ik_history[lb] * pose
+            } else if inst.ik_solved[lb] {
+                inst.ik_rotation[lb]
+            } else {
+                pose
+            };
+            let step = Step {
+                from_effector,
+                from_goal,
+                parent: parent_rotation(model, inst, lb),
+                current,
+                cap: s.unit_angle * (i as f32 + 1.0),
+                fixed: model.fixed_axis[lb],
+            };
+            let next = match &link.limits {
+                Some(l) => step.limited(l, iteration < iterations / 2).map(|(q, m)| {
+                    inst.ik_matrix[lb] = m;
+                    inst.ik_matrix_set[lb] = true;
+                    q
+                }),
+                None => step.free(),
+            };
+            let q = match next {
+                Some(q) => q,
+                None if retained => current,
+                None => continue,
+            };
+            inst.ik_rotation[lb] = q;
+            inst.ik_solved[lb] = true;
+            if model.ik_retained[lb] {
+                inst.ik_history[lb] = q * pose.conjugate();
+            }
+            refresh(model, inst, &s.chain[s.chain_from[i] as usize..]);
             effector = inst.world[target].translation;
+            moved = true;
         }
-        if effector.distance(goal) < TOLERANCE {
+        if effector.distance(goal) <= TOLERANCE {
             break;
         }
     }
-    for &b in &s.dependents {
-        fk::update_bone(model, inst, b as usize);
+    if moved || drop_grant {
+        refresh(model, inst, &s.dependents);
+    }
+    for link in &s.links {
+        inst.ik_matrix_set[link.bone as usize] = false;
     }
 }
 
-/// Signed angle from `e` to `g` about unit `axis`, both projected on the plane normal to it.
-fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> Option<f32> {
+/// Recompute `bones`, links with the rotation matrix their last IK step built.
+fn refresh(model: &Model, inst: &mut Instance, bones: &[u32]) {
+    for &b in bones {
+        let b = b as usize;
+        let m = inst.ik_matrix_set[b].then(|| inst.ik_matrix[b]);
+        fk::update_bone_with(model, inst, b, m);
+    }
+}
+
+/// Signed angle from `e` to `g` about unit `axis`, both projected on the plane normal to it
+/// (0 when either projection vanishes).
+fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> f32 {
     let pe = e - axis * e.dot(axis);
     let pg = g - axis * g.dot(axis);
-    if pe.length_squared() < 1e-8 || pg.length_squared() < 1e-8 {
-        return None;
+    if pe.length_squared() <= f32::EPSILON || pg.length_squared() <= f32::EPSILON {
+        return 0.0;
     }
     let (pe, pg) = (pe.normalize(), pg.normalize());
     let angle = pe.dot(pg).clamp(-1.0, 1.0).acos();
-    Some(if axis.dot(pe.cross(pg)) < 0.0 {
+    if axis.dot(pe.cross(pg)) < 0.0 {
         -angle
     } else {
         angle
-    })
+    }
 }
 
 #[cfg(test)]
@@ -187,6 +527,7 @@ mod tests {
         assert_eq!(iteration_budget(361, 1e-5), 361);
         assert_eq!(iteration_budget(1, 0.5), 25);
         assert_eq!(iteration_budget(26, 0.5), 26);
+        assert_eq!(iteration_budget(0, 0.0), 1);
     }
 
     #[test]
@@ -196,8 +537,11 @@ mod tests {
             max: Vec3A::new(-0.1, 0.0, 0.0),
         };
         let q = Quat::from_rotation_x(-0.5);
-        assert!(clamp_to_limits(q, &l).angle_between(q) < 1e-5);
-        let r = clamp_to_limits(Quat::from_rotation_x(0.5), &l);
+        assert!(clamp_to_limits(q, &l, false).0.angle_between(q) < 1e-5);
+        let r = clamp_to_limits(Quat::from_rotation_x(0.5), &l, false).0;
         assert!(r.angle_between(Quat::from_rotation_x(-0.1)) < 1e-5);
+        // Reflected off -0.1: 2 × (-0.1) - 0.5 = -0.7.
+        let r = clamp_to_limits(Quat::from_rotation_x(0.5), &l, true).0;
+        assert!(r.angle_between(Quat::from_rotation_x(-0.7)) < 1e-5);
     }
 }

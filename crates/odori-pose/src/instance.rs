@@ -7,7 +7,7 @@ use crate::material::MaterialState;
 use crate::model::Model;
 use crate::motion::Motion;
 use crate::{fk, ik, morph, sample};
-use glam::{Affine3A, Mat4, Quat, Vec3A};
+use glam::{Affine3A, Mat3A, Mat4, Quat, Vec3A};
 
 /// Switches for one evaluation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,19 +29,35 @@ pub struct Instance {
     /// Sampled (animated) local translation and rotation, with bone morphs added.
     pub pose_translation: Vec<Vec3A>,
     pub pose_rotation: Vec<Quat>,
-    /// Rotation added by IK (identity for bones no solver touched this frame).
+    /// IK result per link: its local rotation (before its grant) from its last solve this
+    /// frame, used instead of the animated rotation while `ik_solved`.
     pub ik_rotation: Vec<Quat>,
+    /// True for links some solver turned this frame.
+    pub ik_solved: Vec<bool>,
+    /// IK rotation (result × animated⁻¹) carried between evaluations, for the links in
+    /// [`Model::ik_retained`].
+    pub ik_history: Vec<Quat>,
+    /// True while an effector's rotation grant is dropped by its active IK (see `ik`).
+    pub grant_dropped: Vec<bool>,
+    /// Rotation matrix a limited IK step built for a link, used by FK while its solver runs
+    /// (`ik_matrix_set`).
+    pub(crate) ik_matrix: Vec<Mat3A>,
+    pub(crate) ik_matrix_set: Vec<bool>,
     /// Append (付与) results.
     pub append_translation: Vec<Vec3A>,
     pub append_rotation: Vec<Quat>,
     /// Full local transform (displacement from rest offset, and rotation) used by FK.
     pub local_translation: Vec<Vec3A>,
     pub local_rotation: Vec<Quat>,
-    /// World (model-space) transforms, indexed by file bone index.
+    /// World (model-space) transforms, indexed by file bone index. Write through
+    /// [`Instance::set_world`] (physics), which keeps `skinning` in step: FK reads the
+    /// parent's skinning matrix.
     pub world: Vec<Affine3A>,
-    /// Each bone's position from its own world pass this frame (IK's stale-effector rule).
+    /// Each bone's position from its own world pass this frame (IK's stale-effector rule);
+    /// for [`Model::late_effectors`] before their pass, their position at the end of the
+    /// previous evaluation.
     pub pass_position: Vec<Vec3A>,
-    /// World × inverse bind (bind = translation to the rest position).
+    /// World × inverse bind (bind = translation to the rest position), kept by FK.
     pub skinning: Vec<Affine3A>,
     /// Sampled morph weights (what the motion says).
     pub morph_weights: Vec<f32>,
@@ -73,6 +89,11 @@ impl Instance {
             pose_translation: vec![Vec3A::ZERO; n],
             pose_rotation: vec![Quat::IDENTITY; n],
             ik_rotation: vec![Quat::IDENTITY; n],
+            ik_solved: vec![false; n],
+            ik_history: vec![Quat::IDENTITY; n],
+            grant_dropped: vec![false; n],
+            ik_matrix: vec![Mat3A::IDENTITY; n],
+            ik_matrix_set: vec![false; n],
             append_translation: vec![Vec3A::ZERO; n],
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],
@@ -108,29 +129,37 @@ impl Instance {
     /// The before-physics pass alone (FK, append and IK, layer by layer) on the already
     /// sampled and morphed pose.
     pub fn before_physics_pass(&mut self, model: &Model) {
-        self.ik_rotation.fill(Quat::IDENTITY);
+        self.ik_solved.fill(false);
         for step in &model.before_physics {
             self.run_step(model, step);
         }
     }
 
-    /// Run the after-physics pass and compute skinning matrices.
+    /// Run the after-physics pass (skinning matrices are then complete).
     pub fn after_physics(&mut self, model: &Model) {
         for step in &model.after_physics_steps {
             self.run_step(model, step);
         }
-        for ((s, w), rest) in self.skinning.iter_mut().zip(&self.world).zip(&model.rest) {
-            *s = Affine3A {
-                matrix3: w.matrix3,
-                translation: w.translation - w.matrix3 * *rest,
-            };
+        for &b in &model.late_effectors {
+            self.pass_position[b as usize] = self.world[b as usize].translation;
         }
+    }
+
+    /// Set bone `b`'s world transform (physics) and its skinning matrix with it.
+    pub fn set_world(&mut self, model: &Model, b: usize, world: Affine3A) {
+        self.world[b] = world;
+        self.skinning[b] = Affine3A {
+            matrix3: world.matrix3,
+            translation: world.matrix3 * -model.rest[b] + world.translation,
+        };
     }
 
     fn run_step(&mut self, model: &Model, step: &crate::model::Step) {
         for &b in &model.order[step.bones.clone()] {
-            fk::update_bone(model, self, b as usize);
-            self.pass_position[b as usize] = self.world[b as usize].translation;
+            let b = b as usize;
+            self.grant_dropped[b] = false;
+            fk::update_bone(model, self, b);
+            self.pass_position[b] = self.world[b].translation;
         }
         if self.options.ik {
             for si in step.solvers.clone() {
@@ -139,6 +168,20 @@ impl Instance {
                 }
             }
         }
+        // Effectors whose grant follows an IK link get it back once the step's solvers are
+        // done (captures `layered-append-*`; see `ik`).
+        for &b in &model.post_ik[step.post_ik.clone()] {
+            let b = b as usize;
+            self.grant_dropped[b] = false;
+            fk::update_bone(model, self, b);
+            self.pass_position[b] = self.world[b].translation;
+        }
+    }
+
+    /// Forget the IK rotations carried between evaluations (see [`Model::ik_retained`]), to
+    /// start an independent sequence of evaluations.
+    pub fn reset_ik_history(&mut self) {
+        self.ik_history.fill(Quat::IDENTITY);
     }
 
     /// Sample every track at `frame` into the pose buffers and morph weights (no morphs

@@ -4,6 +4,7 @@ mod cmd;
 mod export;
 mod frames;
 mod load;
+mod physics;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -78,6 +79,16 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Simulate physics over a motion and write the motion with the simulated bones as
+    /// keyframes (physics off on them), for MikuMikuDance or any runtime to play back.
+    Bake {
+        model: PathBuf,
+        /// The VMD motion to bake.
+        motion: PathBuf,
+        /// The baked VMD to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Render a dance to video (not built yet: see the README's status).
     Render {
         files: Vec<PathBuf>,
@@ -120,6 +131,11 @@ fn run(cli: Cli) -> Result<()> {
             no_ik,
             output,
         } => cmd::mesh::run(&model, &motions, frame, !no_ik, &output),
+        Command::Bake {
+            model,
+            motion,
+            output,
+        } => cmd::bake::run(&model, &motion, &output),
         Command::Render { .. } => {
             anyhow::bail!(
                 "odori render is not built yet: the renderer is the next milestone. \

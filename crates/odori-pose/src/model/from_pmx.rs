@@ -130,6 +130,7 @@ impl Model {
                 unit_angle: ik.limit_angle,
                 links,
                 chain: Vec::new(),
+                chain_from: Vec::new(),
                 dependents: Vec::new(),
             });
         }
@@ -175,6 +176,9 @@ impl Model {
             before_physics: Vec::new(),
             after_physics_steps: Vec::new(),
             order_dependent: Vec::new(),
+            ik_retained: Vec::new(),
+            post_ik: Vec::new(),
+            late_effectors: Vec::new(),
             morphs,
             materials,
             diagnostics: diags,

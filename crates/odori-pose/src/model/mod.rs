@@ -53,17 +53,23 @@ pub struct IkSolver {
     /// Bones to refresh while solving (the links and the bones between them and the
     /// effector), in evaluation order.
     pub chain: Vec<u32>,
+    /// Per link: where in `chain` the refresh after that link's step starts (bones before it
+    /// do not depend on it).
+    pub chain_from: Vec<u32>,
     /// Bones to refresh once the solve ends: everything whose world matrix depends on a link
     /// (descendants and append followers), in evaluation order, restricted to bones already
     /// evaluated when the solver runs.
     pub dependents: Vec<u32>,
 }
 
-/// One deform layer's work: a world pass over `bones`, then `solvers` in order.
+/// One deform layer's work: a world pass over `bones`, then `solvers` in order, then a refresh
+/// of the `post_ik` bones (ranges into [`Model::order`], [`Model::solvers`] and
+/// [`Model::post_ik`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
     pub bones: Range<usize>,
     pub solvers: Range<usize>,
+    pub post_ik: Range<usize>,
 }
 
 /// A morph, resolved to indices.
@@ -135,6 +141,15 @@ pub struct Model {
     pub after_physics_steps: Vec<Step>,
     /// Bones evaluated before their parent (their parent's value lags a frame, as in MMD).
     pub order_dependent: Vec<bool>,
+    /// IK links that keep their IK rotation from one evaluation to the next: links that are,
+    /// or lie below, a bone whose grant copies an IK link (see `ik`).
+    pub ik_retained: Vec<bool>,
+    /// IK effectors (not links) that are, or lie below, a bone whose grant copies an IK link:
+    /// refreshed, grant included, after the solvers of their own step (see `ik`).
+    pub post_ik: Vec<u32>,
+    /// IK effectors evaluated in a later step than their solver: their solver starts from
+    /// their position at the end of the previous evaluation.
+    pub late_effectors: Vec<u32>,
     pub morphs: Vec<Morph>,
     /// Base material values, for material morphs.
     pub materials: Vec<crate::material::MaterialValues>,

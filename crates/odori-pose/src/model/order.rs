@@ -15,6 +15,9 @@ pub(super) fn schedule(model: &mut Model) {
 /// solvers of one step instead of sorting them by bone.
 pub(super) fn schedule_with_solver_order(model: &mut Model, solver_list: Option<&[u32]>) {
     let n = model.bone_count();
+    // Before solvers are sorted: the roles depend on the authored solver order.
+    let post_ik_bones = ik_roles(model);
+    model.post_ik.clear();
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.sort_by_key(|&b| (model.after_physics[b as usize], model.layer[b as usize], b));
     let mut order_pos = vec![0u32; n];
@@ -65,9 +68,17 @@ pub(super) fn schedule_with_solver_order(model: &mut Model, solver_list: Option<
         {
             solver_cursor += 1;
         }
+        let post_start = model.post_ik.len();
+        model.post_ik.extend(
+            order[start..end]
+                .iter()
+                .copied()
+                .filter(|&b| post_ik_bones[b as usize]),
+        );
         let step = Step {
             bones: start..end,
             solvers: solver_start..solver_cursor,
+            post_ik: post_start..model.post_ik.len(),
         };
         if key(start).0 {
             after.push(step);
@@ -87,13 +98,58 @@ pub(super) fn schedule_with_solver_order(model: &mut Model, solver_list: Option<
         .chain(model.after_physics_steps.iter())
         .cloned()
         .collect();
+    model.late_effectors.clear();
     for step in &steps {
         for si in step.solvers.clone() {
             let (chain, dependents) = refresh_lists(model, si, step.bones.end);
+            model.solvers[si].chain_from = model.solvers[si]
+                .links
+                .iter()
+                .map(|l| chain.iter().position(|&b| b == l.bone).unwrap_or(0) as u32)
+                .collect();
             model.solvers[si].chain = chain;
             model.solvers[si].dependents = dependents;
+            let target = model.solvers[si].target;
+            if model.order_pos[target as usize] as usize >= step.bones.end
+                && !model.late_effectors.contains(&target)
+            {
+                model.late_effectors.push(target);
+            }
         }
     }
+}
+
+/// Mark the IK links that keep their IK rotation between evaluations (`ik_retained`) and
+/// return the effectors refreshed after their step's solvers (see `ik`).
+///
+/// As mmd-anim 0.5.3 reads MMD (capture `append-dependent-retained-200`): a bone is
+/// *dependent* when its parent is, or when it has a grant (rotation or translation, any
+/// ratio) whose source is an IK link; the scan runs in file order, so a parent listed after
+/// its child passes nothing on. A link is counted as a link unless a later solver (in
+/// authored order) uses it as its IK bone or effector.
+fn ik_roles(model: &mut Model) -> Vec<bool> {
+    let n = model.bone_count();
+    let mut link = vec![false; n];
+    for s in &model.solvers {
+        link[s.bone as usize] = false;
+        link[s.target as usize] = false;
+        for l in &s.links {
+            link[l.bone as usize] = true;
+        }
+    }
+    let mut dependent = vec![false; n];
+    for b in 0..n {
+        let p = model.parent[b];
+        dependent[b] = (p != NONE && (p as usize) < b && dependent[p as usize])
+            || model.append[b].is_some_and(|a| link[a.source as usize]);
+    }
+    model.ik_retained = (0..n).map(|b| dependent[b] && link[b]).collect();
+    let mut post_ik = vec![false; n];
+    for s in &model.solvers {
+        let t = s.target as usize;
+        post_ik[t] = dependent[t] && !link[t];
+    }
+    post_ik
 }
 
 /// The bones one solver must refresh: while iterating (the links and the path from the

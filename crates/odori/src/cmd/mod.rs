@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bake;
 pub mod bench;
 pub mod info;
 pub mod mesh;

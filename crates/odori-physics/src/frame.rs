@@ -1,0 +1,43 @@
+//! One call per displayed frame: pose, physics, after-physics pose, with seeks detected.
+
+use crate::PhysicsWorld;
+use odori_pose::{Instance, Model, Motion};
+
+/// MMD's animation rate: VMD frames per second.
+pub const FPS: f32 = 30.0;
+
+impl PhysicsWorld {
+    /// Evaluate `frame` of `motion` with physics: the before-physics pass, then a physics
+    /// step of the time since the previous call, then the after-physics pass and skinning
+    /// matrices. Frames may be fractional (60 fps output steps by 0.5).
+    ///
+    /// The first call, a step backwards, or a jump of more than
+    /// [`crate::PhysicsConfig::max_frame_gap`] frames resets the world to the pose instead,
+    /// and settles it ([`crate::PhysicsConfig::start_settle_steps`] at frame 0,
+    /// [`crate::PhysicsConfig::seek_settle_steps`] elsewhere).
+    pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
+        inst.before_physics(model, motion, frame);
+        match self.last_frame {
+            Some(last) if frame >= last && frame - last <= self.config().max_frame_gap => {
+                self.step(model, inst, (frame - last) / FPS);
+            }
+            _ => {
+                self.reset(model, inst);
+                let c = self.config();
+                let steps = if frame <= 0.0 {
+                    c.start_settle_steps
+                } else {
+                    c.seek_settle_steps
+                };
+                self.settle(model, inst, steps);
+            }
+        }
+        self.last_frame = Some(frame);
+        inst.after_physics(model);
+    }
+
+    /// Forget the previous frame: the next [`PhysicsWorld::evaluate`] resets the world.
+    pub fn invalidate(&mut self) {
+        self.last_frame = None;
+    }
+}
