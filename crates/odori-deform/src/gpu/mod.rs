@@ -16,8 +16,9 @@
 //! vec4s per vertex, the first `Mesh::additional_uv_count` of them meaningful.
 
 mod layout;
+mod readback;
 
-use crate::{Deformed, Mesh};
+use crate::Mesh;
 use glam::Affine3A;
 use layout::{Bone, OUT_VERTEX_BYTES, Params};
 use wgpu::util::DeviceExt;
@@ -351,36 +352,6 @@ impl GpuSkinner {
             attributes: &ATTRIBUTES,
         }
     }
-
-    /// Copy the GPU's output back into `out` (sized for the mesh). Waits for the GPU, and
-    /// allocates: for tests and tools, not for a frame loop.
-    pub fn read_back(&self, device: &wgpu::Device, queue: &wgpu::Queue, out: &mut Deformed) {
-        let n = self.vertex_count as usize;
-        let vertices = read_buffer(device, queue, &self.output, OUT_VERTEX_BYTES * n as u64);
-        let floats: &[[f32; 12]] = bytemuck::cast_slice(&vertices);
-        out.positions.clear();
-        out.normals.clear();
-        out.uvs.clear();
-        out.edge_scale.clear();
-        for v in floats.iter().take(n) {
-            out.positions.push([v[0], v[1], v[2]]);
-            out.normals.push([v[4], v[5], v[6]]);
-            out.uvs.push([v[8], v[9]]);
-            out.edge_scale.push(v[10]);
-        }
-        out.additional_uvs.clear();
-        if let Some(buffer) = &self.additional_uvs {
-            let bytes = read_buffer(device, queue, buffer, 64 * n as u64);
-            let uvs: &[[[f32; 4]; 4]] = bytemuck::cast_slice(&bytes);
-            out.additional_uvs.extend(uvs.iter().take(n).map(|a| {
-                let mut a = *a;
-                a[self.additional_uv_count..].fill([0.0; 4]);
-                a
-            }));
-        }
-        // The host copy no longer tracks which UV channels hold morphs.
-        out.uv_dirty = Some([true; 5]);
-    }
 }
 
 /// A skinning matrix as four padded columns.
@@ -392,34 +363,4 @@ fn bone(m: &Affine3A) -> Bone {
         c(m.matrix3.z_axis),
         c(m.translation),
     ]
-}
-
-fn read_buffer(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    source: &wgpu::Buffer,
-    size: u64,
-) -> Vec<u8> {
-    let size = size.max(4);
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("odori-deform read back"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("odori-deform read back"),
-    });
-    encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
-    queue.submit([encoder.finish()]);
-    let slice = staging.slice(..);
-    slice.map_async(wgpu::MapMode::Read, |r| {
-        r.expect("mapping the read-back buffer")
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("waiting for the GPU");
-    let bytes = slice.get_mapped_range().expect("mapped range").to_vec();
-    staging.unmap();
-    bytes
 }
