@@ -93,6 +93,8 @@ fn run_case(dir: &Path, case: &str) -> Result<(), String> {
                 world(p as usize)
             };
             let local = Quat::from_mat4(&(parent.inverse() * world(b)));
+            // Sign-invariant: q and −q are one rotation; w ≥ 0 gives an angle ≤ π.
+            let local = if local.w < 0.0 { -local } else { local };
             let (ax, angle) = local.to_axis_angle();
             let signed = ax.dot(axis) * angle;
             let want = a.as_f64().unwrap() as f32;

@@ -211,7 +211,9 @@ fn leg_ik_against_peers() {
         for f in 0..=motion.end_frame as u32 {
             inst.evaluate(&model, &motion, f as f32);
             for &(b, lo, hi) in &knee_list {
+                // q and −q are one rotation: take the one with w ≥ 0, whose angle is ≤ π.
                 let q: Quat = inst.local_rotation[b];
+                let q = if q.w < 0.0 { -q } else { q };
                 let (axis, angle) = q.to_axis_angle();
                 let x = axis.x * angle;
                 let off_axis = (axis.y * angle).abs().max((axis.z * angle).abs());

@@ -1,6 +1,7 @@
 //! `odori`: make MikuMikuDance models dance from the command line.
 
 mod cmd;
+mod export;
 mod frames;
 mod load;
 mod physics;
@@ -61,6 +62,22 @@ enum Command {
         /// Passes over the whole motion for the single-thread measurement.
         #[arg(long, default_value_t = 5)]
         passes: usize,
+    },
+    /// The deformed mesh of one frame as OBJ (with a .mtl beside it) or binary PLY: positions,
+    /// normals, UVs and material groups, for a look in any 3D viewer.
+    Mesh {
+        model: PathBuf,
+        /// VMD or VPD files, merged in order (none: the rest pose).
+        motions: Vec<PathBuf>,
+        /// The frame to deform (fractional frames interpolate).
+        #[arg(long, default_value_t = 0.0)]
+        frame: f32,
+        /// Turn every IK solver off.
+        #[arg(long)]
+        no_ik: bool,
+        /// Output file: `.obj` or `.ply`.
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Simulate physics over a motion and write the motion with the simulated bones as
     /// keyframes (physics off on them), for MikuMikuDance or any runtime to play back.
@@ -144,6 +161,13 @@ fn run(cli: Cli) -> Result<()> {
             instances,
             passes,
         } => cmd::bench::run(&model, &motions, instances, passes),
+        Command::Mesh {
+            model,
+            motions,
+            frame,
+            no_ik,
+            output,
+        } => cmd::mesh::run(&model, &motions, frame, !no_ik, &output),
         Command::Bake {
             model,
             motion,

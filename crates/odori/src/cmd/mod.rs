@@ -3,5 +3,6 @@
 pub mod bake;
 pub mod bench;
 pub mod info;
+pub mod mesh;
 pub mod pose;
 pub mod render;
