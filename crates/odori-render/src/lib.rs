@@ -9,7 +9,6 @@
 //! everything runs with no files at all.
 
 pub mod camera;
-pub mod cpu_deform;
 pub mod demo;
 pub mod gpu;
 pub mod light;

@@ -3,11 +3,11 @@
 //! separate from drawing so `odori render` can run it on another thread.
 
 use crate::camera::{self, CameraMotion, CameraPose};
-use crate::cpu_deform::{self, Deformed};
 use crate::light::{Light, LightMotion};
 use crate::model::RenderModel;
 use crate::renderer::FrameInput;
 use glam::Vec3;
+use odori_deform::{Deformed, Mesh};
 use odori_format::{Pmd, Pmx, Vmd};
 use odori_pose::motion::Source;
 use odori_pose::{Instance, MaterialState, Model, Motion};
@@ -19,7 +19,8 @@ pub struct Scene {
     pub render: RenderModel,
     pub camera: Option<CameraMotion>,
     pub light: Option<LightMotion>,
-    mesh: cpu_deform::Mesh,
+    /// Deformation data (skin weights, SDEF terms, morph offsets), built once.
+    pub mesh: Mesh,
     margin: f32,
 }
 
@@ -67,12 +68,12 @@ impl Scene {
             ModelFile::Pmx(p) => (
                 Model::from_pmx(p)?,
                 RenderModel::from_pmx(p),
-                cpu_deform::Mesh::from_pmx(p),
+                Mesh::from_pmx(p),
             ),
             ModelFile::Pmd(p) => (
                 Model::from_pmd(p)?,
                 RenderModel::from_pmd(p),
-                cpu_deform::Mesh::from_pmd(p),
+                Mesh::from_pmd(p),
             ),
         };
         let sources: Vec<Source<'_>> = motions.iter().map(|v| Source::Vmd(v)).collect();
@@ -119,9 +120,8 @@ impl Scene {
     pub fn evaluate(&self, inst: &mut Instance, frame: f32, out: &mut Posed) {
         // Physics will step here, between `before_physics` and `after_physics`.
         inst.evaluate(&self.model, &self.motion, frame);
-        cpu_deform::deform(
+        odori_deform::deform(
             &self.mesh,
-            &self.model,
             &inst.skinning,
             &inst.effective_morph_weights,
             &mut out.vertices,
