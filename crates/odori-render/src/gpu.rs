@@ -66,7 +66,9 @@ impl Gpu {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("odori"),
             required_features: wgpu::Features::empty(),
-            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            // Everything the adapter offers: GPU skinning binds more storage buffers than the
+            // downlevel defaults allow.
+            required_limits: adapter.limits(),
             ..Default::default()
         }))
         .map_err(|e| NoAdapter(format!("{} ({:?}): {e}", info.name, info.backend)))?;

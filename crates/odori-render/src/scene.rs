@@ -28,7 +28,11 @@ pub struct Scene {
 #[derive(Default, Clone)]
 pub struct Posed {
     pub frame: f32,
+    /// CPU-deformed vertices (left as they were when skinning runs on the GPU).
     pub vertices: Deformed,
+    /// Skinning matrices and effective morph weights, for a GPU skinner.
+    pub skinning: Vec<glam::Affine3A>,
+    pub morph_weights: Vec<f32>,
     pub materials: Vec<MaterialState>,
     pub visible: bool,
     pub camera: Option<CameraPose>,
@@ -116,16 +120,35 @@ impl Scene {
         Instance::new(&self.model, &self.motion)
     }
 
-    /// Evaluate `frame` into `out` (buffers reused).
+    /// Evaluate `frame` into `out` (buffers reused), deforming on the CPU.
     pub fn evaluate(&self, inst: &mut Instance, frame: f32, out: &mut Posed) {
+        self.evaluate_with(inst, frame, out, true);
+    }
+
+    /// Evaluate `frame` into `out`; with `cpu_deform` false only the skinning matrices and
+    /// morph weights are produced (a GPU skinner deforms).
+    pub fn evaluate_with(
+        &self,
+        inst: &mut Instance,
+        frame: f32,
+        out: &mut Posed,
+        cpu_deform: bool,
+    ) {
         // Physics will step here, between `before_physics` and `after_physics`.
         inst.evaluate(&self.model, &self.motion, frame);
-        odori_deform::deform(
-            &self.mesh,
-            &inst.skinning,
-            &inst.effective_morph_weights,
-            &mut out.vertices,
-        );
+        if cpu_deform {
+            odori_deform::deform(
+                &self.mesh,
+                &inst.skinning,
+                &inst.effective_morph_weights,
+                &mut out.vertices,
+            );
+        }
+        out.skinning.clear();
+        out.skinning.extend_from_slice(&inst.skinning);
+        out.morph_weights.clear();
+        out.morph_weights
+            .extend_from_slice(&inst.effective_morph_weights);
         out.frame = frame;
         out.materials.clear();
         out.materials.extend_from_slice(&inst.materials);

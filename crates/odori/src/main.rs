@@ -131,6 +131,10 @@ enum Command {
         /// (ffmpeg only for a WAV soundtrack when ffmpeg is installed).
         #[arg(long, default_value = "auto")]
         encoder: String,
+        /// Where vertices are skinned: `cpu` (odori-deform, SIMD + threads), `gpu` (compute
+        /// shader), or `auto` (GPU on a hardware adapter, CPU on a software rasteriser).
+        #[arg(long, default_value = "auto")]
+        skinning: String,
     },
 }
 
@@ -187,6 +191,7 @@ fn run(cli: Cli) -> Result<()> {
             no_ground_shadow,
             no_edges,
             encoder,
+            skinning,
         } => cmd::render::run(cmd::render::Args {
             files,
             camera,
@@ -201,6 +206,7 @@ fn run(cli: Cli) -> Result<()> {
             ground_shadow: !no_ground_shadow,
             edges: !no_edges,
             encoder,
+            skinning,
         }),
     }
 }

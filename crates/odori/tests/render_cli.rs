@@ -169,3 +169,36 @@ fn demo_with_wav_audio() {
         );
     }
 }
+
+#[test]
+fn gpu_and_cpu_skinning_agree() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = out_dir("skinning");
+    let mut images = Vec::new();
+    for sk in ["cpu", "gpu"] {
+        let png = dir.join(format!("{sk}.png"));
+        odori(&[
+            "render",
+            "--size",
+            "128x128",
+            "--range",
+            "45",
+            "--skinning",
+            sk,
+            "-o",
+            png.to_str().unwrap(),
+        ]);
+        images.push(image::open(&png).unwrap().to_rgba8());
+    }
+    let differing = images[0]
+        .pixels()
+        .zip(images[1].pixels())
+        .filter(|(a, b)| (0..3).any(|c| a.0[c].abs_diff(b.0[c]) > 24))
+        .count();
+    assert!(
+        differing < 40,
+        "{differing} pixels differ between CPU and GPU skinning"
+    );
+}

@@ -51,6 +51,8 @@ pub struct Args {
     pub edges: bool,
     /// `auto`, `builtin` or `ffmpeg`.
     pub encoder: String,
+    /// `auto`, `cpu` or `gpu`.
+    pub skinning: String,
 }
 
 /// `auto`: ffmpeg only when it is installed and the soundtrack is a WAV (ffmpeg makes AAC of
@@ -218,6 +220,19 @@ pub fn run(args: Args) -> Result<()> {
         eprintln!("warning: {w}");
     }
     let fallback_camera = job.scene.framing_camera(width as f32 / height as f32);
+    // Skinning on the GPU (compute) when there is a real one; on a software rasteriser the
+    // "GPU" is the same two cores, and odori-deform's SIMD CPU path is the faster of the two.
+    let gpu_skinning = match args.skinning.as_str() {
+        "gpu" => true,
+        "cpu" => false,
+        "auto" => !renderer.gpu.is_software(),
+        other => bail!("--skinning {other}: use auto, cpu or gpu"),
+    };
+    let skinner = gpu_skinning
+        .then(|| odori_deform::gpu::GpuSkinner::new(&renderer.gpu.device, &job.scene.mesh));
+    if let Some(s) = &skinner {
+        renderer.set_vertex_buffer(s.output_buffer().clone());
+    }
 
     let seconds = count as f64 / args.fps as f64;
     let sound = match (&args.audio, &output) {
@@ -275,7 +290,7 @@ pub fn run(args: Args) -> Result<()> {
             for k in 0..count {
                 let Ok(mut p) = recycle_rx.recv() else { return };
                 let t = Instant::now();
-                scene.evaluate(&mut inst, start + k as f32 * step, &mut p);
+                scene.evaluate_with(&mut inst, start + k as f32 * step, &mut p, !gpu_skinning);
                 StageTimes::add(&times.evaluate, t);
                 if posed_tx.send(p).is_err() {
                     return;
@@ -341,9 +356,17 @@ pub fn run(args: Args) -> Result<()> {
         for k in 0..count {
             let Ok(p) = posed_rx.recv() else { break };
             let t = Instant::now();
-            let v = &p.vertices;
-            renderer.upload_vertices(&v.positions, &v.normals, &v.uvs);
-            renderer.render(&p.input(fallback_camera), k);
+            match &skinner {
+                Some(s) => {
+                    s.update(&renderer.gpu.queue, &p.skinning, &p.morph_weights);
+                    renderer.render_with(&p.input(fallback_camera), k, |e| s.encode(e));
+                }
+                None => {
+                    let v = &p.vertices;
+                    renderer.upload_vertices(&v.positions, &v.normals, &v.uvs);
+                    renderer.render(&p.input(fallback_camera), k);
+                }
+            }
             StageTimes::add(&times.draw, t);
             let _ = recycle_tx.send(p);
             if let Some(prev) = in_flight.take()
