@@ -1,6 +1,6 @@
 //! The demo dance: eight seconds at 120 BPM (a beat every 15 frames) — a bouncing side step
-//! on IK feet, hips and chest swaying against each other, waving arms, head bobs, blinks, and
-//! a camera that orbits slowly with one cut to a close-up.
+//! on IK feet, hips and chest swaying against each other, waving arms, head bobs, blinks, a
+//! blush (material morph), and a camera that orbits slowly with one cut to a close-up.
 
 use super::model::b;
 use glam::{EulerRot, Quat};
@@ -143,6 +143,14 @@ pub fn dance() -> Vmd {
                 weight: w,
             });
         }
+    }
+    // Blush through the middle of the dance (after the camera's cut to the close-up).
+    for (frame, w) in [(110u32, 0.0), (130, 1.0), (170, 1.0), (190, 0.0)] {
+        morphs.push(MorphKey {
+            name: SjisName::new("照れ"),
+            frame,
+            weight: w,
+        });
     }
     let mut magic = [0u8; 30];
     magic[..vmd::MAGIC_V2.len()].copy_from_slice(vmd::MAGIC_V2);

@@ -1,14 +1,14 @@
 //! The demo character as a PMX value: a stylised figure (head, hair, eyes, torso, skirt, arms,
 //! legs, shoes) on an MMD-standard skeleton with IK legs (knee limits), an append bone, a
-//! blink vertex morph and seven materials using shared and own toon ramps, a main texture and
+//! blink vertex morph, a blush material morph and seven materials using shared and own toon ramps, a main texture and
 //! both sphere-map modes. About 16 units tall, facing −Z like every MMD model.
 
 use super::mesh::{MeshBuilder, Weight};
 use glam::Vec3;
 use odori_format::pmx::{
-    self, Bone, BoneTail, DisplayFrame, Header, Ik, IkLimits, IkLink, Material, ModelInfo, Morph,
-    MorphOffsets, Pmx, TextEncoding, Toon, Vertex, VertexOffset, Weights, bone_flags as bf,
-    material_flags as mf,
+    self, Bone, BoneTail, DisplayFrame, Header, Ik, IkLimits, IkLink, Material, MaterialOffset,
+    ModelInfo, Morph, MorphOffsets, Pmx, TextEncoding, Toon, Vertex, VertexOffset, Weights,
+    bone_flags as bf, material_flags as mf,
 };
 
 /// Bone indices.
@@ -458,12 +458,49 @@ pub fn character() -> Pmx {
         textures: TEXTURES.iter().map(|s| s.to_string()).collect(),
         materials,
         bones: bones(),
-        morphs: vec![Morph {
-            name: "まばたき".into(),
-            name_en: "blink".into(),
-            panel: 2,
-            offsets: MorphOffsets::Vertex(blink),
-        }],
+        morphs: vec![
+            Morph {
+                name: "まばたき".into(),
+                name_en: "blink".into(),
+                panel: 2,
+                offsets: MorphOffsets::Vertex(blink),
+            },
+            // A material morph: the skin blushes (diffuse multiplied towards pink) and the
+            // shoes' edges thicken.
+            Morph {
+                name: "照れ".into(),
+                name_en: "blush".into(),
+                panel: 4,
+                offsets: MorphOffsets::Material(vec![
+                    MaterialOffset {
+                        material: 0,
+                        operation: 0,
+                        diffuse: [1.0, 0.72, 0.72, 1.0],
+                        specular: [1.0; 3],
+                        specular_power: 1.0,
+                        ambient: [1.0, 0.8, 0.8],
+                        edge_color: [1.0; 4],
+                        edge_size: 1.0,
+                        texture_tint: [1.0; 4],
+                        sphere_tint: [1.0; 4],
+                        toon_tint: [1.0; 4],
+                    },
+                    MaterialOffset {
+                        material: 6,
+                        operation: 1,
+                        diffuse: [0.0; 4],
+                        specular: [0.0; 3],
+                        specular_power: 0.0,
+                        ambient: [0.0; 3],
+                        edge_color: [0.0; 4],
+                        edge_size: 1.5,
+                        texture_tint: [0.0; 4],
+                        sphere_tint: [0.0; 4],
+                        toon_tint: [0.0; 4],
+                    },
+                ]),
+            },
+        ],
         display_frames: vec![DisplayFrame {
             name: "Root".into(),
             name_en: "Root".into(),
