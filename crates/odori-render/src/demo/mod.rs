@@ -43,8 +43,16 @@ mod tests {
     fn demo_rig_moves_and_morphs() {
         let demo = Demo::new();
         let scene = Scene::new(ModelFile::Pmx(&demo.pmx), &[&demo.vmd], None).unwrap();
-        assert!(scene.model.diagnostics.is_empty(), "{:?}", scene.model.diagnostics);
-        assert!(scene.motion.unbound.is_empty(), "{:?}", scene.motion.unbound);
+        assert!(
+            scene.model.diagnostics.is_empty(),
+            "{:?}",
+            scene.model.diagnostics
+        );
+        assert!(
+            scene.motion.unbound.is_empty(),
+            "{:?}",
+            scene.motion.unbound
+        );
         assert_eq!(scene.model.solvers.len(), 2, "two leg IK solvers");
         let mut inst = scene.instance();
         let mut p = Posed::default();
