@@ -97,12 +97,14 @@ enum Command {
         /// Camera motion VMD (default: the motions' own camera keys, else a framing camera).
         #[arg(long)]
         camera: Option<PathBuf>,
-        /// Soundtrack (MP3 stored as is, WAV as PCM), cut to the rendered range.
+        /// Soundtrack, cut to the rendered range: MP3 stored as is; WAV stored as PCM, or made
+        /// AAC by ffmpeg when it is installed.
         #[arg(long)]
         audio: Option<PathBuf>,
         /// `.mp4`, `.png` (first frame of the range) or a folder for PNG frames.
         #[arg(short, long, default_value = "odori.mp4")]
         output: PathBuf,
+        /// Frame size, WIDTHxHEIGHT (even sides for MP4).
         #[arg(long, default_value = "1280x720")]
         size: String,
         /// Output frames per second (MMD's motion runs at 30).
