@@ -17,6 +17,7 @@ pub mod model;
 mod pipelines;
 pub mod renderer;
 pub mod scene;
+pub mod shadows;
 pub mod target;
 pub mod textures;
 pub mod toon;

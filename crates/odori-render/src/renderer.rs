@@ -8,7 +8,8 @@ use crate::gpu::Gpu;
 use crate::light::Light;
 use crate::materials::{self, Materials};
 use crate::model::RenderModel;
-use crate::pipelines::{Pipelines, SHADOW_FORMAT};
+use crate::pipelines::Pipelines;
+use crate::shadows::{depth_map, ground_area, light_view_proj, lights_ground};
 use crate::target::Target;
 use crate::textures::TextureSource;
 use bytemuck::{Pod, Zeroable};
@@ -100,72 +101,6 @@ pub struct Renderer {
     static_vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     staging: Vec<[f32; 12]>,
-}
-
-/// The light must come from above for a ground shadow (MMD draws none otherwise).
-fn lights_ground(dir: Vec3) -> bool {
-    dir.y < -0.05
-}
-
-/// An orthographic view from the light that encloses the focus sphere and, deeper along the
-/// light, the ground below it (so ground points can be tested against the map).
-fn light_view_proj(dir: Vec3, (center, radius): (Vec3, f32)) -> Mat4 {
-    let dir = dir.try_normalize().unwrap_or(Vec3::NEG_Y);
-    let up = if dir.y.abs() > 0.99 { Vec3::Z } else { Vec3::Y };
-    let r = radius.max(1.0);
-    let eye = center - dir * r * 2.0;
-    let to_ground = if lights_ground(dir) {
-        ((center.y + r) / -dir.y).min(r * 20.0)
-    } else {
-        0.0
-    };
-    let far = r * 3.0 + to_ground;
-    glam::camera::lh::proj::directx::orthographic(-r, r, -r, r, 0.0, far)
-        * glam::camera::lh::view::look_to_mat4(eye, dir, up)
-}
-
-/// The rectangle on y = 0 the model's shadow can fall in: the posed box's corners slid down
-/// the light onto the ground. Fragments outside the silhouette are discarded, but on a CPU
-/// rasteriser each one still costs, so it is kept tight: (centre x, centre z, half x, half z).
-fn ground_area(dir: Vec3, (lo, hi): (Vec3, Vec3)) -> [f32; 4] {
-    let dir = dir.try_normalize().unwrap_or(Vec3::NEG_Y);
-    if !lights_ground(dir) {
-        return [0.0; 4];
-    }
-    let mut min = glam::Vec2::splat(f32::INFINITY);
-    let mut max = glam::Vec2::splat(f32::NEG_INFINITY);
-    for i in 0..8 {
-        let c = Vec3::new(
-            if i & 1 == 0 { lo.x } else { hi.x },
-            if i & 2 == 0 { lo.y } else { hi.y },
-            if i & 4 == 0 { lo.z } else { hi.z },
-        );
-        let p = c + dir * (c.y.max(0.0) / -dir.y);
-        min = min.min(glam::Vec2::new(p.x, p.z));
-        max = max.max(glam::Vec2::new(p.x, p.z));
-    }
-    let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
-    [c.x, c.y, h.x, h.y]
-}
-
-/// A light-space depth map and its view.
-fn depth_map(device: &wgpu::Device, size: u32, label: &str) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: size,
-                height: size,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: SHADOW_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
 }
 
 impl Renderer {
