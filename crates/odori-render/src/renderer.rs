@@ -13,7 +13,7 @@ use crate::shadows::{depth_map, ground_area, light_view_proj, lights_ground};
 use crate::target::Target;
 use crate::textures::TextureSource;
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use odori_pose::MaterialState;
 use wgpu::util::DeviceExt;
 
