@@ -134,8 +134,14 @@ impl Scene {
         out: &mut Posed,
         cpu_deform: bool,
     ) {
-        // Physics will step here, between `before_physics` and `after_physics`.
         inst.evaluate(&self.model, &self.motion, frame);
+        self.fill(inst, frame, out, cpu_deform);
+    }
+
+    /// Fill `out` from an instance already posed at `frame` (by `Instance::evaluate`, or by a
+    /// physics world that steps between the pose passes): deformation, materials, camera,
+    /// light and bounds.
+    pub fn fill(&self, inst: &Instance, frame: f32, out: &mut Posed, cpu_deform: bool) {
         if cpu_deform {
             odori_deform::deform(
                 &self.mesh,

@@ -21,7 +21,6 @@ pub fn world(loaded: &LoadedModel, label: &str) -> Result<PhysicsWorld, PhysicsE
 
 /// For commands where physics is optional (`render`, on unless `--no-physics`): the world,
 /// or `None` after a warning that says why and what to install.
-#[allow(dead_code)] // used by `render`, which is being built on another branch
 pub fn optional_world(loaded: &LoadedModel, label: &str, enabled: bool) -> Option<PhysicsWorld> {
     if !enabled {
         return None;

@@ -123,9 +123,11 @@ struct Job {
     scene: Scene,
     textures: TextureSource,
     name: String,
+    /// The rigid-body world, when the model has bodies and physics is on and available.
+    physics: Option<odori_physics::PhysicsWorld>,
 }
 
-fn load_job(files: &[PathBuf], camera: Option<&Path>) -> Result<Job> {
+fn load_job(files: &[PathBuf], camera: Option<&Path>, physics: bool) -> Result<Job> {
     let camera_vmd = match camera {
         Some(p) => Some(Vmd::read(p).with_context(|| format!("reading camera {}", p.display()))?),
         None => None,
@@ -138,6 +140,7 @@ fn load_job(files: &[PathBuf], camera: Option<&Path>) -> Result<Job> {
             scene,
             textures: demo.textures,
             name: "embedded demo".into(),
+            physics: None,
         });
     };
     let loaded = load::model(model_path)?;
@@ -157,6 +160,8 @@ fn load_job(files: &[PathBuf], camera: Option<&Path>) -> Result<Job> {
         _ => unreachable!("load::model returns models only"),
     };
     let scene = Scene::new(file, &refs, camera_vmd.as_ref())?;
+    let label = model_path.display().to_string();
+    let physics = crate::physics::optional_world(&loaded, &label, physics);
     let folder = model_path
         .parent()
         .map(Path::to_path_buf)
@@ -168,7 +173,8 @@ fn load_job(files: &[PathBuf], camera: Option<&Path>) -> Result<Job> {
         } else {
             folder
         }),
-        name: model_path.display().to_string(),
+        name: label,
+        physics,
     })
 }
 
@@ -181,11 +187,7 @@ pub fn run(args: Args) -> Result<()> {
     if matches!(output, Output::Mp4(_)) && (width % 2 != 0 || height % 2 != 0) {
         bail!("--size {width}x{height}: MP4 (H.264 4:2:0) needs even sides");
     }
-    let job = load_job(&args.files, args.camera.as_deref())?;
-    // Physics is not built yet: `--no-physics` is accepted now so scripts need not change.
-    // It will select whether `Scene::evaluate` steps the rigid-body world between
-    // `before_physics` and `after_physics`.
-    let _physics = args.physics;
+    let mut job = load_job(&args.files, args.camera.as_deref(), args.physics)?;
     let end = job.scene.end_frame();
     let (start, stop) = match &args.range {
         Some(r) => parse_range(r, end)?,
@@ -274,6 +276,7 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap(),
     );
     let began = Instant::now();
+    let mut physics = job.physics.take();
     let scene = &job.scene;
     let times = StageTimes::default();
     let times = &times;
@@ -290,7 +293,16 @@ pub fn run(args: Args) -> Result<()> {
             for k in 0..count {
                 let Ok(mut p) = recycle_rx.recv() else { return };
                 let t = Instant::now();
-                scene.evaluate_with(&mut inst, start + k as f32 * step, &mut p, !gpu_skinning);
+                let frame = start + k as f32 * step;
+                match physics.as_mut() {
+                    // Physics steps between the pose runtime's two passes, in frame order on
+                    // this one thread (the world resets itself on the first frame).
+                    Some(world) => {
+                        world.evaluate(&scene.model, &scene.motion, &mut inst, frame);
+                        scene.fill(&inst, frame, &mut p, !gpu_skinning);
+                    }
+                    None => scene.evaluate_with(&mut inst, frame, &mut p, !gpu_skinning),
+                }
                 StageTimes::add(&times.evaluate, t);
                 if posed_tx.send(p).is_err() {
                     return;
