@@ -3,7 +3,7 @@
 //! angle stored as a quarter.
 
 use super::{
-    AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, SourceFormat, order,
+    AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, Parts, SourceFormat,
 };
 use crate::PoseError;
 use crate::material::MaterialValues;
@@ -55,15 +55,6 @@ impl Model {
                     NONE
                 } else {
                     b.parent as u32
-                }
-            })
-            .collect();
-        let offset = (0..n)
-            .map(|i| {
-                if parent[i] == NONE {
-                    rest[i]
-                } else {
-                    rest[i] - rest[parent[i] as usize]
                 }
             })
             .collect();
@@ -140,12 +131,6 @@ impl Model {
         // PMD runs IK in the order of its IK list, not by bone index.
         let layer = late_layers(&parent, &append, &solvers);
         let list_order: Vec<u32> = solvers.iter().map(|s| s.bone).collect();
-        let mut is_ik_link = vec![false; n];
-        for s in &solvers {
-            for l in &s.links {
-                is_ik_link[l.bone as usize] = true;
-            }
-        }
         let morphs = compile_morphs(pmd);
         let materials = pmd
             .materials
@@ -162,35 +147,25 @@ impl Model {
                 toon_tint: Vec4::ONE,
             })
             .collect();
-        let mut model = Model {
-            name: pmd.header.name.text(),
-            source: SourceFormat::Pmd,
-            bone_sjis: pmd.bones.iter().map(|b| b.name.bytes().to_vec()).collect(),
-            bone_names: names,
-            parent,
-            rest,
-            offset,
-            layer,
-            after_physics: vec![false; n],
-            append,
-            fixed_axis,
-            is_ik_link,
-            solver_of: Vec::new(),
-            order: Vec::new(),
-            order_pos: Vec::new(),
-            solvers,
-            before_physics: Vec::new(),
-            after_physics_steps: Vec::new(),
-            order_dependent: Vec::new(),
-            ik_retained: Vec::new(),
-            post_ik: Vec::new(),
-            late_effectors: Vec::new(),
-            morphs,
-            materials,
-            diagnostics: diags,
-        };
-        order::schedule_with_solver_order(&mut model, Some(&list_order));
-        Ok(model)
+        Ok(Model::assemble(
+            Parts {
+                name: pmd.header.name.text(),
+                source: SourceFormat::Pmd,
+                bone_sjis: pmd.bones.iter().map(|b| b.name.bytes().to_vec()).collect(),
+                bone_names: names,
+                parent,
+                rest,
+                layer,
+                after_physics: vec![false; n],
+                append,
+                fixed_axis,
+                solvers,
+                morphs,
+                materials,
+                diagnostics: diags,
+            },
+            Some(&list_order),
+        ))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Compile a PMX file into a [`Model`].
 
 use super::{
-    AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, SourceFormat, order,
+    AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, Parts, SourceFormat,
 };
 use crate::material::{MaterialOffset, MaterialValues};
 use crate::{PoseError, ik};
@@ -53,15 +53,6 @@ impl Model {
                         &mut diags,
                     )
                     .unwrap_or(NONE)
-                }
-            })
-            .collect();
-        let offset = (0..n)
-            .map(|i| {
-                if parent[i] == NONE {
-                    rest[i]
-                } else {
-                    rest[i] - rest[parent[i] as usize]
                 }
             })
             .collect();
@@ -134,12 +125,6 @@ impl Model {
                 dependents: Vec::new(),
             });
         }
-        let mut is_ik_link = vec![false; n];
-        for s in &solvers {
-            for l in &s.links {
-                is_ik_link[l.bone as usize] = true;
-            }
-        }
         let morphs = compile_morphs(pmx, &mut diags);
         let materials = pmx
             .materials
@@ -156,35 +141,25 @@ impl Model {
                 toon_tint: Vec4::ONE,
             })
             .collect();
-        let mut model = Model {
-            name: pmx.info.name.clone(),
-            source: SourceFormat::Pmx,
-            bone_names: pmx.bones.iter().map(|b| b.name.clone()).collect(),
-            bone_sjis: pmx.bones.iter().map(|b| encode_sjis(&b.name)).collect(),
-            parent,
-            rest,
-            offset,
-            layer: pmx.bones.iter().map(|b| b.layer).collect(),
-            after_physics: pmx.bones.iter().map(|b| b.has(bf::AFTER_PHYSICS)).collect(),
-            append,
-            fixed_axis,
-            is_ik_link,
-            solver_of: Vec::new(),
-            order: Vec::new(),
-            order_pos: Vec::new(),
-            solvers,
-            before_physics: Vec::new(),
-            after_physics_steps: Vec::new(),
-            order_dependent: Vec::new(),
-            ik_retained: Vec::new(),
-            post_ik: Vec::new(),
-            late_effectors: Vec::new(),
-            morphs,
-            materials,
-            diagnostics: diags,
-        };
-        order::schedule(&mut model);
-        Ok(model)
+        Ok(Model::assemble(
+            Parts {
+                name: pmx.info.name.clone(),
+                source: SourceFormat::Pmx,
+                bone_names: pmx.bones.iter().map(|b| b.name.clone()).collect(),
+                bone_sjis: pmx.bones.iter().map(|b| encode_sjis(&b.name)).collect(),
+                parent,
+                rest,
+                layer: pmx.bones.iter().map(|b| b.layer).collect(),
+                after_physics: pmx.bones.iter().map(|b| b.has(bf::AFTER_PHYSICS)).collect(),
+                append,
+                fixed_axis,
+                solvers,
+                morphs,
+                materials,
+                diagnostics: diags,
+            },
+            None,
+        ))
     }
 }
 

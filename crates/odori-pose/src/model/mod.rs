@@ -157,7 +157,75 @@ pub struct Model {
     pub diagnostics: Vec<String>,
 }
 
+/// What a format-specific compiler provides; [`Model::assemble`] derives the rest (rest
+/// offsets, the IK-link mask, the evaluation schedule).
+pub(crate) struct Parts {
+    pub name: String,
+    pub source: SourceFormat,
+    pub bone_names: Vec<String>,
+    pub bone_sjis: Vec<Vec<u8>>,
+    pub parent: Vec<u32>,
+    pub rest: Vec<Vec3A>,
+    pub layer: Vec<i32>,
+    pub after_physics: Vec<bool>,
+    pub append: Vec<Option<AppendRule>>,
+    pub fixed_axis: Vec<Option<Vec3A>>,
+    pub solvers: Vec<IkSolver>,
+    pub morphs: Vec<Morph>,
+    pub materials: Vec<crate::material::MaterialValues>,
+    pub diagnostics: Vec<String>,
+}
+
 impl Model {
+    /// Build the model from a format's parts. `solver_list` (IK bones in file list order,
+    /// PMD) keeps that order for the solvers of one step instead of sorting them by bone.
+    pub(crate) fn assemble(parts: Parts, solver_list: Option<&[u32]>) -> Model {
+        let n = parts.parent.len();
+        let (parent, rest) = (&parts.parent, &parts.rest);
+        let offset = (0..n)
+            .map(|i| {
+                if parent[i] == NONE {
+                    rest[i]
+                } else {
+                    rest[i] - rest[parent[i] as usize]
+                }
+            })
+            .collect();
+        let mut is_ik_link = vec![false; n];
+        for l in parts.solvers.iter().flat_map(|s| &s.links) {
+            is_ik_link[l.bone as usize] = true;
+        }
+        let mut model = Model {
+            name: parts.name,
+            source: parts.source,
+            bone_names: parts.bone_names,
+            bone_sjis: parts.bone_sjis,
+            parent: parts.parent,
+            rest: parts.rest,
+            offset,
+            layer: parts.layer,
+            after_physics: parts.after_physics,
+            append: parts.append,
+            fixed_axis: parts.fixed_axis,
+            is_ik_link,
+            solver_of: Vec::new(),
+            order: Vec::new(),
+            order_pos: Vec::new(),
+            solvers: parts.solvers,
+            before_physics: Vec::new(),
+            after_physics_steps: Vec::new(),
+            order_dependent: Vec::new(),
+            ik_retained: Vec::new(),
+            post_ik: Vec::new(),
+            late_effectors: Vec::new(),
+            morphs: parts.morphs,
+            materials: parts.materials,
+            diagnostics: parts.diagnostics,
+        };
+        order::schedule(&mut model, solver_list);
+        model
+    }
+
     pub fn bone_count(&self) -> usize {
         self.parent.len()
     }

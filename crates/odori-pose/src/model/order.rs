@@ -7,13 +7,9 @@
 use super::{Model, NONE, Step};
 
 /// Fill `order`, `order_pos`, the two passes' steps, solver order and refresh lists.
-pub(super) fn schedule(model: &mut Model) {
-    schedule_with_solver_order(model, None)
-}
-
-/// As [`schedule`]; `solver_list` (IK bones in file list order, PMD) keeps that order for
-/// solvers of one step instead of sorting them by bone.
-pub(super) fn schedule_with_solver_order(model: &mut Model, solver_list: Option<&[u32]>) {
+/// `solver_list` (IK bones in file list order, PMD) keeps that order for the solvers of one
+/// step instead of sorting them by bone.
+pub(super) fn schedule(model: &mut Model, solver_list: Option<&[u32]>) {
     let n = model.bone_count();
     // Before solvers are sorted: the roles depend on the authored solver order.
     let post_ik_bones = ik_roles(model);
