@@ -118,7 +118,7 @@ impl MaterialState {
         if offset.add {
             self.add = self
                 .add
-                .add(MaterialValues::ZERO.lerp_from_weighted(offset.values, weight));
+                .add(offset.values.lerp_from(MaterialValues::ZERO, weight));
         } else {
             self.mul = self
                 .mul
@@ -129,12 +129,6 @@ impl MaterialState {
     /// The morphed values of a material with base values `base` (tints start at 1).
     pub fn resolve(&self, base: &MaterialValues) -> MaterialValues {
         base.mul(self.mul).add(self.add)
-    }
-}
-
-impl MaterialValues {
-    fn lerp_from_weighted(self, target: MaterialValues, w: f32) -> MaterialValues {
-        target.lerp_from(self, w)
     }
 }
 
