@@ -7,48 +7,31 @@
 //! knee is within 0.01 units of mmd-anim's, the ankle within 0.02 (rotation element) of it.
 
 use glam::{Mat4, Quat};
-use odori_format::{Pmd, Pmx, Vmd};
+mod peers;
+
+use odori_format::Vmd;
 use odori_pose::{Instance, Model, Motion};
-use serde_json::Value;
+use peers::{compile, load_dump};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+/// A dump's frames keyed by frame number.
 struct Dump {
     names: Vec<String>,
     frames: HashMap<u32, Vec<Mat4>>,
 }
 
 fn load(path: &Path) -> Dump {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let names = v["bones"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["name"].as_str().unwrap().to_owned())
+    let d = load_dump(path);
+    let frames = d
+        .frames
+        .into_iter()
+        .map(|(f, w)| (f as u32, w.iter().map(Mat4::from_cols_array).collect()))
         .collect();
-    let frames = v["frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            let world = f["world"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| {
-                    let a: Vec<f32> = m
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|x| x.as_f64().unwrap() as f32)
-                        .collect();
-                    Mat4::from_cols_slice(&a)
-                })
-                .collect();
-            (f["frame"].as_f64().unwrap() as u32, world)
-        })
-        .collect();
-    Dump { names, frames }
+    Dump {
+        names: d.names,
+        frames,
+    }
 }
 
 fn percentile(v: &mut [f32], p: f32) -> f32 {
@@ -128,38 +111,6 @@ const CASES: &[Case] = &[
         ikset: "miku_v2.ikset.json",
     },
 ];
-
-/// The model, and for PMD the names of kind-5/9 follow bones with their descendants, which
-/// babylon-mmd misreads (see `oracle.rs`, `pmd_follow_bones`): not compared with it.
-fn compile(path: &Path) -> (Model, HashSet<String>) {
-    if path.extension().unwrap() == "pmx" {
-        (
-            Model::from_pmx(&Pmx::read(path).unwrap()).unwrap(),
-            HashSet::new(),
-        )
-    } else {
-        let pmd = Pmd::read(path).unwrap();
-        let n = pmd.bones.len();
-        let mut flagged: Vec<bool> = pmd
-            .bones
-            .iter()
-            .map(|b| b.kind == 5 || b.kind == 9)
-            .collect();
-        for _ in 0..n {
-            for i in 0..n {
-                let p = pmd.bones[i].parent as usize;
-                if p < n && flagged[p] {
-                    flagged[i] = true;
-                }
-            }
-        }
-        let names = (0..n)
-            .filter(|&i| flagged[i])
-            .map(|i| pmd.bones[i].name.text())
-            .collect();
-        (Model::from_pmd(&pmd).unwrap(), names)
-    }
-}
 
 /// Knee links (single-axis limited links) and their limits' X range.
 fn knees(model: &Model) -> Vec<(usize, f32, f32)> {
