@@ -68,25 +68,37 @@ pub(crate) fn update_bone_with(
     inst.local_rotation[b] = rotation;
     inst.local_translation[b] = translation;
     let m = ik_matrix.unwrap_or_else(|| rotation_matrix(rotation));
+    place(model, inst, b, relative_to_rest(model, b, m, translation));
+}
+
+/// Bone `b`'s transform relative to its rest pose, T(rest) T(translation) R T(−rest), for
+/// rotation matrix `m`.
+#[inline]
+pub(crate) fn relative_to_rest(model: &Model, b: usize, m: Mat3A, translation: Vec3A) -> Affine3A {
     let rest = model.rest[b];
-    // T(rest) T(translation) R T(-rest): the bone's transform relative to its rest pose.
-    let relative = (m * -rest + translation) + rest;
+    Affine3A {
+        matrix3: m,
+        translation: (m * -rest + translation) + rest,
+    }
+}
+
+/// Set bone `b`'s skinning and world matrices from its parent's skinning matrix and its
+/// transform relative to rest ([`relative_to_rest`]).
+#[inline]
+pub(crate) fn place(model: &Model, inst: &mut Instance, b: usize, relative: Affine3A) {
     let p = model.parent[b];
     let skin = if p == NONE {
-        Affine3A {
-            matrix3: m,
-            translation: relative,
-        }
+        relative
     } else {
         let ps = inst.skinning[p as usize];
         Affine3A {
-            matrix3: ps.matrix3 * m,
-            translation: ps.matrix3 * relative + ps.translation,
+            matrix3: ps.matrix3 * relative.matrix3,
+            translation: ps.matrix3 * relative.translation + ps.translation,
         }
     };
     inst.skinning[b] = skin;
     inst.world[b] = Affine3A {
         matrix3: skin.matrix3,
-        translation: skin.matrix3 * rest + skin.translation,
+        translation: skin.matrix3 * model.rest[b] + skin.translation,
     };
 }

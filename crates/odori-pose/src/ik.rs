@@ -54,8 +54,8 @@
 
 use crate::fk;
 use crate::instance::Instance;
-use crate::model::{LinkLimits, Model, NONE};
-use glam::{Mat3A, Quat, Vec3A};
+use crate::model::{IkSolver, LinkLimits, Model, NONE};
+use glam::{Mat3A, Quat, Vec3A, Vec3Swizzles};
 use std::f32::consts::PI;
 
 /// Stop when the effector is this close to the goal.
@@ -96,15 +96,29 @@ fn unit_axis(i: usize) -> Vec3A {
     [Vec3A::X, Vec3A::Y, Vec3A::Z][i]
 }
 
-/// D3DX's vector normalisation: each lane sums the squares in its own order.
+/// D3DX's vector normalisation: each lane sums the squares in its own order, lane x as
+/// (y² + x²) + z², y as (z² + y²) + x², z as (x² + z²) + y². Done on all three lanes at once
+/// (IEEE square root and division round per lane, so this is the scalar result bit for bit).
 #[inline]
 fn normalize(v: Vec3A) -> Vec3A {
-    let (x, y, z) = (v.x * v.x, v.y * v.y, v.z * v.z);
-    Vec3A::new(
-        v.x * ((y + x) + z).sqrt().recip(),
-        v.y * ((z + y) + x).sqrt().recip(),
-        v.z * ((x + z) + y).sqrt().recip(),
-    )
+    let sq = v * v;
+    let sum = (sq.yzx() + sq) + sq.zxy();
+    v * sqrt_lanes(sum).recip()
+}
+
+/// Per-lane IEEE square root in one instruction where the target has one.
+#[inline]
+fn sqrt_lanes(v: Vec3A) -> Vec3A {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_sqrt_ps;
+        // SAFETY: SSE is part of the x86_64 baseline, so the instruction always exists.
+        Vec3A::from(unsafe { _mm_sqrt_ps(v.into()) })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        v.sqrt()
+    }
 }
 
 #[inline]
@@ -207,7 +221,15 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
     let m = fk::rotation_matrix(q);
     let inside = |i: usize| l.min[i] > -HALF_PI && l.max[i] < HALF_PI;
     // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
-    let middle = |s: f32| (-s).asin().clamp(-MIDDLE_CAP, MIDDLE_CAP);
+    // asin(∓0) = ∓0 and cos(±0) = 1 exactly: skipped for the common single-axis rotation.
+    let middle = |s: f32| {
+        if s == 0.0 {
+            -s
+        } else {
+            (-s).asin().clamp(-MIDDLE_CAP, MIDDLE_CAP)
+        }
+    };
+    let cos = |a: f32| if a == 0.0 { 1.0 } else { a.cos() };
     let order = if inside(0) {
         0
     } else if inside(1) {
@@ -220,7 +242,7 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
         0 => {
             // R = Ry Rx Rz
             let x = middle(m.z_axis.y);
-            let c = x.cos();
+            let c = cos(x);
             [
                 x,
                 side(1, m.z_axis.x / c, m.z_axis.z / c),
@@ -230,7 +252,7 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
         1 => {
             // R = Rz Ry Rx
             let y = middle(m.x_axis.z);
-            let c = y.cos();
+            let c = cos(y);
             [
                 side(0, m.y_axis.z / c, m.z_axis.z / c),
                 y,
@@ -240,7 +262,7 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
         _ => {
             // R = Rx Rz Ry
             let z = middle(m.y_axis.x);
-            let c = z.cos();
+            let c = cos(z);
             [
                 side(0, m.y_axis.z / c, m.y_axis.y / c),
                 side(1, m.z_axis.x / c, m.x_axis.x / c),
@@ -371,10 +393,12 @@ impl Step {
     /// Limited link (see the module doc); also returns the rotation's matrix.
     fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A)> {
         let cross = self.parent_cross();
-        let unit_cross = if cross.length_squared() > 0.0 {
-            normalize(cross)
-        } else {
-            cross
+        let unit_cross = || {
+            if cross.length_squared() > 0.0 {
+                normalize(cross)
+            } else {
+                cross
+            }
         };
         let mut angle = self.angle();
         let axis = match (single_axis(l), self.fixed) {
@@ -383,10 +407,10 @@ impl Step {
                 if cross.dot(a) < 0.0 { -a } else { a }
             }
             (_, Some(f)) => {
-                angle *= f.dot(unit_cross);
+                angle *= f.dot(unit_cross());
                 f
             }
-            _ => unit_cross,
+            _ => unit_cross(),
         };
         if axis.length_squared() <= f32::EPSILON {
             return None;
@@ -416,13 +440,28 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
         inst.grant_dropped[target] = true;
         inst.append_rotation[target] = Quat::IDENTITY;
     }
+    // Chain bones without a grant: their transform relative to rest (a link's is replaced
+    // on its steps, see `relink`); bones with a grant are recomputed in full (`refresh_chain`).
+    for (k, &b) in s.chain.iter().enumerate() {
+        let b = b as usize;
+        if model.append[b].is_none() {
+            let rotation = if inst.ik_solved[b] {
+                inst.ik_rotation[b]
+            } else {
+                inst.pose_rotation[b]
+            };
+            let m = fk::rotation_matrix(rotation);
+            inst.chain_relative[k] = fk::relative_to_rest(model, b, m, inst.pose_translation[b]);
+        }
+    }
     let mut effector = inst.pass_position[target];
     let iterations = s.iterations as usize;
     let mut moved = false;
+    // The check closing one iteration is the next one's opening check (same effector).
+    if within_tolerance(effector, goal) {
+        return finish(model, inst, s, false, drop_grant);
+    }
     'solve: for iteration in 0..iterations {
-        if effector.distance(goal) <= TOLERANCE {
-            break;
-        }
         for (i, link) in s.links.iter().enumerate() {
             let lb = link.bone as usize;
             if lb == target {
@@ -474,19 +513,68 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             if model.ik_retained[lb] {
                 inst.ik_history[lb] = q * pose.conjugate();
             }
-            refresh(model, inst, &s.chain[s.chain_from[i] as usize..]);
+            let from = s.chain_from[i] as usize;
+            relink(model, inst, lb, from);
+            refresh_chain(model, inst, &s.chain, from);
             effector = inst.world[target].translation;
             moved = true;
         }
-        if effector.distance(goal) <= TOLERANCE {
+        if within_tolerance(effector, goal) {
             break;
         }
     }
+    finish(model, inst, s, moved, drop_grant);
+}
+
+/// `effector.distance(goal) <= TOLERANCE`, without the square root: correctly rounded
+/// square roots are monotonic, so the distance is within tolerance exactly when its square is
+/// at most the largest f32 whose root rounds to ≤ TOLERANCE (checked in the tests).
+#[inline]
+fn within_tolerance(effector: Vec3A, goal: Vec3A) -> bool {
+    effector.distance_squared(goal) <= TOLERANCE_SQUARED
+}
+
+/// The largest f32 whose square root rounds to at most [`TOLERANCE`].
+const TOLERANCE_SQUARED: f32 = f32::from_bits(0x322b_cc77);
+
+/// After a solve: refresh everything depending on the links (their local rotations
+/// included) and forget the matrices the steps built.
+fn finish(model: &Model, inst: &mut Instance, s: &IkSolver, moved: bool, drop_grant: bool) {
     if moved || drop_grant {
         refresh(model, inst, &s.dependents);
     }
     for link in &s.links {
         inst.ik_matrix_set[link.bone as usize] = false;
+    }
+}
+
+/// Link `lb` (chain slot `k`) turned: its transform relative to rest, from the matrix its
+/// step built (or its rotation's), as `fk::update_bone_with` would compute it.
+#[inline]
+fn relink(model: &Model, inst: &mut Instance, lb: usize, k: usize) {
+    if model.append[lb].is_none() {
+        let m = if inst.ik_matrix_set[lb] {
+            inst.ik_matrix[lb]
+        } else {
+            fk::rotation_matrix(inst.ik_rotation[lb])
+        };
+        inst.chain_relative[k] = fk::relative_to_rest(model, lb, m, inst.pose_translation[lb]);
+    }
+}
+
+/// Recompute the world matrices of chain slots `from..` while solving: bones without a grant
+/// from their cached transform relative to rest (same arithmetic as a full update), others
+/// in full. Local rotations are written once the solve ends (`dependents`).
+#[inline]
+fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize) {
+    for (k, &b) in chain.iter().enumerate().skip(from) {
+        let b = b as usize;
+        if model.append[b].is_none() {
+            fk::place(model, inst, b, inst.chain_relative[k]);
+        } else {
+            let m = inst.ik_matrix_set[b].then(|| inst.ik_matrix[b]);
+            fk::update_bone_with(model, inst, b, m);
+        }
     }
 }
 
@@ -519,6 +607,13 @@ fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tolerance_squared_is_the_exact_threshold() {
+        let t = TOLERANCE_SQUARED;
+        assert!(t.sqrt() <= TOLERANCE);
+        assert!(f32::from_bits(t.to_bits() + 1).sqrt() > TOLERANCE);
+    }
 
     #[test]
     fn budget_matches_captures() {

@@ -43,6 +43,10 @@ pub struct Instance {
     /// (`ik_matrix_set`).
     pub(crate) ik_matrix: Vec<Mat3A>,
     pub(crate) ik_matrix_set: Vec<bool>,
+    /// The running solver's chain (`IkSolver::chain`), each bone's transform relative to
+    /// rest ([`fk::relative_to_rest`]): constant for the bones between links, replaced on a
+    /// link's step, so a refresh only composes matrices.
+    pub(crate) chain_relative: Vec<Affine3A>,
     /// Append (付与) results.
     pub append_translation: Vec<Vec3A>,
     pub append_rotation: Vec<Quat>,
@@ -94,6 +98,15 @@ impl Instance {
             grant_dropped: vec![false; n],
             ik_matrix: vec![Mat3A::IDENTITY; n],
             ik_matrix_set: vec![false; n],
+            chain_relative: vec![
+                Affine3A::IDENTITY;
+                model
+                    .solvers
+                    .iter()
+                    .map(|s| s.chain.len())
+                    .max()
+                    .unwrap_or(0)
+            ],
             append_translation: vec![Vec3A::ZERO; n],
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],

@@ -8,8 +8,9 @@ use odori_pose::{Instance, Model, Motion};
 use serde_json::Value;
 use std::path::Path;
 
-/// Run one case; `Err` says what differs.
-fn run_case(dir: &Path, case: &str) -> Result<(), String> {
+/// Run one case: `Ok` gives the worst error as a fraction of the case's tolerance (the
+/// margin left), `Err` says what differs.
+fn run_case(dir: &Path, case: &str) -> Result<f32, String> {
     let pmx = Pmx::read(dir.join(format!("{case}.pmx"))).map_err(|e| e.to_string())?;
     let vmd = Vmd::read(dir.join(format!("{case}.vmd"))).map_err(|e| e.to_string())?;
     let exp: Value = serde_json::from_str(
@@ -37,7 +38,9 @@ fn run_case(dir: &Path, case: &str) -> Result<(), String> {
             .collect()
     };
     let mut errors = Vec::new();
+    let mut worst = 0f32;
     let mut check = |what: String, err: f32| {
+        worst = worst.max(err / tol);
         if err.is_nan() || err > tol {
             errors.push(format!("{what}: error {err:.3e} > {tol:.0e}"));
         }
@@ -105,7 +108,7 @@ fn run_case(dir: &Path, case: &str) -> Result<(), String> {
         }
     }
     if errors.is_empty() {
-        Ok(())
+        Ok(worst)
     } else {
         Err(errors.join("; "))
     }
@@ -123,7 +126,10 @@ fn every_mmd_capture_is_reproduced() {
     for c in cases {
         let case = c["case"].as_str().unwrap();
         match run_case(&dir, case) {
-            Ok(()) => println!("ok   {case}"),
+            Ok(worst) => println!(
+                "ok   {case} (worst error {:.0}% of tolerance)",
+                worst * 100.0
+            ),
             Err(e) => {
                 println!("FAIL {case}: {e}");
                 failed.push(case.to_owned());
