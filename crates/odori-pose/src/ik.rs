@@ -218,6 +218,12 @@ fn axis_matrix(i: usize, angle: f32) -> Mat3A {
 /// matrix. `reflect`: first half of the iterations, where an angle past a bound is mirrored
 /// back off it when that lands inside.
 pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) {
+    let (q, m, _) = clamp_euler(q, l, reflect);
+    (q, m)
+}
+
+/// [`clamp_to_limits`], also returning the clamped Euler angles (x, y, z).
+fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A, [f32; 3]) {
     let m = fk::rotation_matrix(q);
     let inside = |i: usize| l.min[i] > -HALF_PI && l.max[i] < HALF_PI;
     // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
@@ -271,15 +277,7 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
         }
     };
     for (i, v) in e.iter_mut().enumerate() {
-        let (lo, hi) = (l.min[i], l.max[i]);
-        if *v < lo {
-            let r = 2.0 * lo - *v;
-            *v = if reflect && r <= hi { r } else { lo };
-        }
-        if *v > hi {
-            let r = 2.0 * hi - *v;
-            *v = if reflect && r >= lo { r } else { hi };
-        }
+        *v = into_range(*v, l.min[i], l.max[i], reflect);
     }
     let (x, y, z) = (
         axis_matrix(0, e[0]),
@@ -291,7 +289,23 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
         1 => z * (y * x),
         _ => x * (z * y),
     };
-    (matrix_quat(&m), m)
+    (matrix_quat(&m), m, e)
+}
+
+/// An Euler angle brought into [lo, hi]: reflected off the bound it crossed when `reflect`
+/// and that lands inside, else clamped.
+#[inline]
+fn into_range(v: f32, lo: f32, hi: f32, reflect: bool) -> f32 {
+    let mut v = v;
+    if v < lo {
+        let r = 2.0 * lo - v;
+        v = if reflect && r <= hi { r } else { lo };
+    }
+    if v > hi {
+        let r = 2.0 * hi - v;
+        v = if reflect && r >= lo { r } else { hi };
+    }
+    v
 }
 
 /// What one link step sees.
@@ -308,6 +322,9 @@ struct Step {
     cap: f32,
     /// PMX fixed axis (parent frame).
     fixed: Option<Vec3A>,
+    /// The link's angle about its one limited axis when an earlier step of this solve
+    /// clamped it (the link is then a pure rotation about that axis).
+    previous_angle: Option<f32>,
 }
 
 impl Step {
@@ -391,7 +408,7 @@ impl Step {
     }
 
     /// Limited link (see the module doc); also returns the rotation's matrix.
-    fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A)> {
+    fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A, f32)> {
         let cross = self.parent_cross();
         let unit_cross = || {
             if cross.length_squared() > 0.0 {
@@ -401,6 +418,20 @@ impl Step {
             }
         };
         let mut angle = self.angle();
+        if let (Some(i), Some(e0), true) = (single_axis(l), self.previous_angle, reflect) {
+            // A turn about ±axis i of a rotation about axis i: add the angles (wrapped into
+            // atan2's range, as the Euler decomposition would return it).
+            let turn = self.capped(angle);
+            let mut e = if cross[i] < 0.0 { e0 - turn } else { e0 + turn };
+            if e > PI {
+                e -= 2.0 * PI;
+            } else if e < -PI {
+                e += 2.0 * PI;
+            }
+            let e = into_range(e, l.min[i], l.max[i], true);
+            let m = axis_matrix(i, e);
+            return Some((matrix_quat(&m), m, e));
+        }
         let axis = match (single_axis(l), self.fixed) {
             (Some(i), _) if reflect => {
                 let a = unit_axis(i);
@@ -416,7 +447,8 @@ impl Step {
             return None;
         }
         let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
-        Some(clamp_to_limits(then(self.current, turn), l, reflect))
+        let (q, m, e) = clamp_euler(then(self.current, turn), l, reflect);
+        Some((q, m, single_axis(l).map_or(0.0, |i| e[i])))
     }
 }
 
@@ -494,11 +526,13 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
                 current,
                 cap: s.unit_angle * (i as f32 + 1.0),
                 fixed: model.fixed_axis[lb],
+                previous_angle: inst.ik_matrix_set[lb].then(|| inst.ik_angle[lb]),
             };
             let next = match &link.limits {
-                Some(l) => step.limited(l, iteration < iterations / 2).map(|(q, m)| {
+                Some(l) => step.limited(l, iteration < iterations / 2).map(|(q, m, e)| {
                     inst.ik_matrix[lb] = m;
                     inst.ik_matrix_set[lb] = true;
+                    inst.ik_angle[lb] = e;
                     q
                 }),
                 None => step.free(),

@@ -43,6 +43,8 @@ pub struct Instance {
     /// (`ik_matrix_set`).
     pub(crate) ik_matrix: Vec<Mat3A>,
     pub(crate) ik_matrix_set: Vec<bool>,
+    /// With `ik_matrix_set`, for a link limited on one axis: its angle about that axis.
+    pub(crate) ik_angle: Vec<f32>,
     /// The running solver's chain (`IkSolver::chain`), each bone's transform relative to
     /// rest ([`fk::relative_to_rest`]): constant for the bones between links, replaced on a
     /// link's step, so a refresh only composes matrices.
@@ -98,6 +100,7 @@ impl Instance {
             grant_dropped: vec![false; n],
             ik_matrix: vec![Mat3A::IDENTITY; n],
             ik_matrix_set: vec![false; n],
+            ik_angle: vec![0.0; n],
             chain_relative: vec![
                 Affine3A::IDENTITY;
                 model
