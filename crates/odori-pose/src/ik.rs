@@ -356,6 +356,14 @@ impl Step {
             return self.opposite();
         }
         let cross = normalize(cross);
+        if self.fixed.is_none() && (self.cap <= 0.0 || self.cap >= PI) {
+            // No cap can bind (half the angle is at most π/2): the half-angle sine and
+            // cosine straight from the cosine d, without acos, sin and cos.
+            let d = dot(self.from_effector, self.from_goal).clamp(-1.0, 1.0);
+            let (s, c) = (((1.0 - d) * 0.5).sqrt(), ((1.0 + d) * 0.5).sqrt());
+            let turn = Quat::from_xyzw(cross.x * s, cross.y * s, cross.z * s, c);
+            return Some(then(self.current, turn));
+        }
         let (axis, align) = match self.fixed {
             Some(f) => (f, (f.y * cross.y + f.x * cross.x) + f.z * cross.z),
             None => (cross, 1.0),
