@@ -322,9 +322,6 @@ struct Step {
     cap: f32,
     /// PMX fixed axis (parent frame).
     fixed: Option<Vec3A>,
-    /// The link's angle about its one limited axis when an earlier step of this solve
-    /// clamped it (the link is then a pure rotation about that axis).
-    previous_angle: Option<f32>,
 }
 
 impl Step {
@@ -415,7 +412,8 @@ impl Step {
         Some((self.current * turn).normalize())
     }
 
-    /// Limited link (see the module doc); also returns the rotation's matrix.
+    /// Limited link (see the module doc); also returns the rotation's matrix and, for a link
+    /// limited on one axis, its angle about that axis.
     fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A, f32)> {
         let cross = self.parent_cross();
         let unit_cross = || {
@@ -426,20 +424,6 @@ impl Step {
             }
         };
         let mut angle = self.angle();
-        if let (Some(i), Some(e0), true) = (single_axis(l), self.previous_angle, reflect) {
-            // A turn about ±axis i of a rotation about axis i: add the angles (wrapped into
-            // atan2's range, as the Euler decomposition would return it).
-            let turn = self.capped(angle);
-            let mut e = if cross[i] < 0.0 { e0 - turn } else { e0 + turn };
-            if e > PI {
-                e -= 2.0 * PI;
-            } else if e < -PI {
-                e += 2.0 * PI;
-            }
-            let e = into_range(e, l.min[i], l.max[i], true);
-            let m = axis_matrix(i, e);
-            return Some((matrix_quat(&m), m, e));
-        }
         let axis = match (single_axis(l), self.fixed) {
             (Some(i), _) if reflect => {
                 let a = unit_axis(i);
@@ -458,6 +442,50 @@ impl Step {
         let (q, m, e) = clamp_euler(then(self.current, turn), l, reflect);
         Some((q, m, single_axis(l).map_or(0.0, |i| e[i])))
     }
+}
+
+/// A link limited on axis `i` alone, turned during the first half of the iterations after an
+/// earlier step of this solve left it at angle `e0` about that axis (the other Euler angles
+/// clamped to zero): the turn is about ±axis i too, so the Euler decomposition of the
+/// product would return e0 ± the capped angle (wrapped into atan2's range). The angle is
+/// brought into the limits as `clamp_to_limits` does and the matrix rebuilt from it; the
+/// decomposition itself (a quaternion product, atan2) is skipped.
+fn turn_single_axis(
+    from_effector: Vec3A,
+    from_goal: Vec3A,
+    parent: &Mat3A,
+    cap: f32,
+    l: &LinkLimits,
+    i: usize,
+    e0: f32,
+) -> (Mat3A, f32) {
+    let angle = dot(from_effector, from_goal).clamp(-1.0, 1.0).acos();
+    let turn = if cap > 0.0 {
+        angle.clamp(-cap, cap)
+    } else {
+        angle
+    };
+    // The sign of the cross product's component along the axis, in the parent frame.
+    let cross = dot(parent.col(i), from_effector.cross(from_goal));
+    let mut e = if cross < 0.0 { e0 - turn } else { e0 + turn };
+    if e > PI {
+        e -= 2.0 * PI;
+    } else if e < -PI {
+        e += 2.0 * PI;
+    }
+    let e = into_range(e, l.min[i], l.max[i], true);
+    (axis_matrix(i, e), e)
+}
+
+/// Link `b`'s IK rotation; computed here from the matrix its last step built when that step
+/// left it pending.
+#[inline]
+fn ik_rotation(inst: &mut Instance, b: usize) -> Quat {
+    if inst.ik_rotation_pending[b] {
+        inst.ik_rotation[b] = matrix_quat(&inst.ik_matrix[b]);
+        inst.ik_rotation_pending[b] = false;
+    }
+    inst.ik_rotation[b]
 }
 
 /// World rotation of `b`'s parent (identity for a root).
@@ -494,6 +522,8 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             inst.chain_relative[k] = fk::relative_to_rest(model, b, m, inst.pose_translation[b]);
         }
     }
+    // No grants along the chain: IK rotations may stay pending during the solve.
+    let plain = s.chain.iter().all(|&b| model.append[b as usize].is_none());
     let mut effector = inst.pass_position[target];
     let iterations = s.iterations as usize;
     let mut moved = false;
@@ -518,42 +548,73 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             if (from_effector - from_goal).length_squared() < DIRECTION_STOP {
                 break 'solve;
             }
-            let retained = iteration == 0 && model.ik_retained[lb];
-            let pose = inst.pose_rotation[lb];
-            let current = if retained {
-                inst.ik_history[lb] * pose
-            } else if inst.ik_solved[lb] {
-                inst.ik_rotation[lb]
-            } else {
-                pose
-            };
-            let step = Step {
-                from_effector,
-                from_goal,
-                parent: parent_rotation(model, inst, lb),
-                current,
-                cap: s.unit_angle * (i as f32 + 1.0),
-                fixed: model.fixed_axis[lb],
-                previous_angle: inst.ik_matrix_set[lb].then(|| inst.ik_angle[lb]),
-            };
-            let next = match &link.limits {
-                Some(l) => step.limited(l, iteration < iterations / 2).map(|(q, m, e)| {
+            let reflect = iteration < iterations / 2;
+            let cap = s.unit_angle * (i as f32 + 1.0);
+            let single = link.limits.as_ref().and_then(|l| Some((l, single_axis(l)?)));
+            match single {
+                Some((l, axis)) if reflect && inst.ik_matrix_set[lb] => {
+                    let parent = parent_rotation(model, inst, lb);
+                    let (m, e) = turn_single_axis(
+                        from_effector,
+                        from_goal,
+                        &parent,
+                        cap,
+                        l,
+                        axis,
+                        inst.ik_angle[lb],
+                    );
                     inst.ik_matrix[lb] = m;
-                    inst.ik_matrix_set[lb] = true;
                     inst.ik_angle[lb] = e;
-                    q
-                }),
-                None => step.free(),
-            };
-            let q = match next {
-                Some(q) => q,
-                None if retained => current,
-                None => continue,
-            };
-            inst.ik_rotation[lb] = q;
-            inst.ik_solved[lb] = true;
-            if model.ik_retained[lb] {
-                inst.ik_history[lb] = q * pose.conjugate();
+                    // Only a later step that starts from it, a grant (none in a plain chain),
+                    // IK history and the end of the solve read the quaternion.
+                    if plain && !model.ik_retained[lb] {
+                        inst.ik_rotation_pending[lb] = true;
+                    } else {
+                        inst.ik_rotation[lb] = matrix_quat(&m);
+                        if model.ik_retained[lb] {
+                            inst.ik_history[lb] =
+                                inst.ik_rotation[lb] * inst.pose_rotation[lb].conjugate();
+                        }
+                    }
+                }
+                _ => {
+                    let retained = iteration == 0 && model.ik_retained[lb];
+                    let pose = inst.pose_rotation[lb];
+                    let current = if retained {
+                        inst.ik_history[lb] * pose
+                    } else if inst.ik_solved[lb] {
+                        ik_rotation(inst, lb)
+                    } else {
+                        pose
+                    };
+                    let step = Step {
+                        from_effector,
+                        from_goal,
+                        parent: parent_rotation(model, inst, lb),
+                        current,
+                        cap,
+                        fixed: model.fixed_axis[lb],
+                    };
+                    let next = match &link.limits {
+                        Some(l) => step.limited(l, reflect).map(|(q, m, e)| {
+                            inst.ik_matrix[lb] = m;
+                            inst.ik_matrix_set[lb] = true;
+                            inst.ik_angle[lb] = e;
+                            q
+                        }),
+                        None => step.free(),
+                    };
+                    let q = match next {
+                        Some(q) => q,
+                        None if retained => current,
+                        None => continue,
+                    };
+                    inst.ik_rotation[lb] = q;
+                    inst.ik_solved[lb] = true;
+                    if model.ik_retained[lb] {
+                        inst.ik_history[lb] = q * pose.conjugate();
+                    }
+                }
             }
             let from = s.chain_from[i] as usize;
             relink(model, inst, lb, from);
@@ -582,6 +643,9 @@ const TOLERANCE_SQUARED: f32 = f32::from_bits(0x322b_cc77);
 /// After a solve: refresh everything depending on the links (their local rotations
 /// included) and forget the matrices the steps built.
 fn finish(model: &Model, inst: &mut Instance, s: &IkSolver, moved: bool, drop_grant: bool) {
+    for link in &s.links {
+        ik_rotation(inst, link.bone as usize);
+    }
     if moved || drop_grant {
         refresh(model, inst, &s.dependents);
     }

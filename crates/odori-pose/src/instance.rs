@@ -45,6 +45,8 @@ pub struct Instance {
     pub(crate) ik_matrix_set: Vec<bool>,
     /// With `ik_matrix_set`, for a link limited on one axis: its angle about that axis.
     pub(crate) ik_angle: Vec<f32>,
+    /// While a solve runs: `ik_rotation` is still to be computed from `ik_matrix`.
+    pub(crate) ik_rotation_pending: Vec<bool>,
     /// The running solver's chain (`IkSolver::chain`), each bone's transform relative to
     /// rest ([`fk::relative_to_rest`]): constant for the bones between links, replaced on a
     /// link's step, so a refresh only composes matrices.
@@ -101,6 +103,7 @@ impl Instance {
             ik_matrix: vec![Mat3A::IDENTITY; n],
             ik_matrix_set: vec![false; n],
             ik_angle: vec![0.0; n],
+            ik_rotation_pending: vec![false; n],
             chain_relative: vec![
                 Affine3A::IDENTITY;
                 model
