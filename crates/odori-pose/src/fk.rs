@@ -67,8 +67,30 @@ pub(crate) fn update_bone_with(
     }
     inst.local_rotation[b] = rotation;
     inst.local_translation[b] = translation;
+    if ik_matrix.is_none() && rotation == Quat::IDENTITY && translation == Vec3A::ZERO {
+        // At rest relative to its parent (most bones of a model in most frames): the skinning
+        // matrix is the parent's, as the full product gives it up to the sign of zeros.
+        place_at_rest(model, inst, b);
+        return;
+    }
     let m = ik_matrix.unwrap_or_else(|| rotation_matrix(rotation));
     place(model, inst, b, relative_to_rest(model, b, m, translation));
+}
+
+/// [`place`] for a bone at rest relative to its parent.
+#[inline]
+fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
+    let p = model.parent[b];
+    let skin = if p == NONE {
+        Affine3A::IDENTITY
+    } else {
+        inst.skinning[p as usize]
+    };
+    inst.skinning[b] = skin;
+    inst.world[b] = Affine3A {
+        matrix3: skin.matrix3,
+        translation: skin.matrix3 * model.rest[b] + skin.translation,
+    };
 }
 
 /// Bone `b`'s transform relative to its rest pose, T(rest) T(translation) R T(−rest), for
