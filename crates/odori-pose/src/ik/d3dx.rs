@@ -1,0 +1,108 @@
+//! MikuMikuDance's f32 arithmetic (Direct3D's D3DX operation order, as mmd-anim 0.5.3
+//! reproduces it): vector normalisation, dot products, the quaternion product and the
+//! matrix→quaternion formula, with their rounding. Long CCD solves end in steps near f32
+//! resolution, so this rounding decides results at 1e-4 (captures `local-axes-multi-*`,
+//! `layered-*`); atan2 and the sine and cosine of the Euler rebuild are evaluated in f64 and
+//! rounded, which the same captures need.
+
+use glam::{Mat3A, Quat, Vec3A, Vec3Swizzles};
+
+/// D3DX's vector normalisation: each lane sums the squares in its own order, lane x as
+/// (y² + x²) + z², y as (z² + y²) + x², z as (x² + z²) + y². Done on all three lanes at once
+/// (IEEE square root and division round per lane, so this is the scalar result bit for bit).
+#[inline]
+pub(super) fn normalize(v: Vec3A) -> Vec3A {
+    let sq = v * v;
+    let sum = (sq.yzx() + sq) + sq.zxy();
+    v * sqrt_lanes(sum).recip()
+}
+
+/// Per-lane IEEE square root in one instruction where the target has one.
+#[inline]
+pub(super) fn sqrt_lanes(v: Vec3A) -> Vec3A {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_sqrt_ps;
+        // SAFETY: SSE is part of the x86_64 baseline, so the instruction always exists.
+        Vec3A::from(unsafe { _mm_sqrt_ps(v.into()) })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        v.sqrt()
+    }
+}
+
+#[inline]
+pub(super) fn dot(a: Vec3A, b: Vec3A) -> f32 {
+    (a.x * b.x + a.y * b.y) + a.z * b.z
+}
+
+/// `v` (world) in the frame whose world rotation is `m`: mᵀ v.
+#[inline]
+pub(super) fn to_frame(m: &Mat3A, v: Vec3A) -> Vec3A {
+    Vec3A::new(dot(m.x_axis, v), dot(m.y_axis, v), dot(m.z_axis, v))
+}
+
+/// D3DX's quaternion product: `a` then `b`, i.e. b × a, with its rounding.
+#[inline]
+pub(crate) fn then(a: Quat, b: Quat) -> Quat {
+    Quat::from_xyzw(
+        ((b.y * a.z + b.x * a.w) - b.z * a.y) + b.w * a.x,
+        ((b.y * a.w - b.x * a.z) + b.z * a.x) + b.w * a.y,
+        ((-b.y * a.x + b.x * a.y) + b.z * a.w) + b.w * a.z,
+        ((-b.y * a.y - b.x * a.x) - b.z * a.z) + b.w * a.w,
+    )
+}
+
+/// D3DX's quaternion of a rotation matrix.
+pub(super) fn matrix_quat(m: &Mat3A) -> Quat {
+    let m = m.to_cols_array_2d();
+    let trace = m[0][0] + m[1][1] + m[2][2];
+    let mut q = [0.0; 4];
+    if trace >= 0.0 {
+        let s = (trace + 1.0).sqrt();
+        q[3] = s * 0.5;
+        let scale = 0.5 / s;
+        q[0] = (m[1][2] - m[2][1]) * scale;
+        q[1] = (m[2][0] - m[0][2]) * scale;
+        q[2] = (m[0][1] - m[1][0]) * scale;
+    } else {
+        let mut i = 0;
+        if m[1][1] > m[0][0] {
+            i = 1;
+        }
+        if m[2][2] > m[i][i] {
+            i = 2;
+        }
+        let j = (i + 1) % 3;
+        let k = (j + 1) % 3;
+        let s = (m[i][i] - m[j][j] - m[k][k] + 1.0).sqrt();
+        q[i] = s * 0.5;
+        let scale = 0.5 / s;
+        q[3] = (m[j][k] - m[k][j]) * scale;
+        q[j] = (m[i][j] + m[j][i]) * scale;
+        q[k] = (m[i][k] + m[k][i]) * scale;
+    }
+    Quat::from_array(q)
+}
+
+/// atan2 evaluated in f64 and rounded, as MMD's runtime library rounds it.
+#[inline]
+pub(super) fn atan2(y: f32, x: f32) -> f32 {
+    (y as f64).atan2(x as f64) as f32
+}
+
+/// Rotation matrix about unit axis `i`, its sine and cosine evaluated in f64 (as D3DX).
+pub(super) fn axis_matrix(i: usize, angle: f32) -> Mat3A {
+    let (s, c) = if angle == 0.0 {
+        (angle, 1.0) // exact, sign of zero included
+    } else {
+        let (s, c) = (angle as f64).sin_cos();
+        (s as f32, c as f32)
+    };
+    match i {
+        0 => Mat3A::from_cols(Vec3A::X, Vec3A::new(0.0, c, s), Vec3A::new(0.0, -s, c)),
+        1 => Mat3A::from_cols(Vec3A::new(c, 0.0, -s), Vec3A::Y, Vec3A::new(s, 0.0, c)),
+        _ => Mat3A::from_cols(Vec3A::new(c, s, 0.0), Vec3A::new(-s, c, 0.0), Vec3A::Z),
+    }
+}

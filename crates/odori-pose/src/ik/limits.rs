@@ -1,0 +1,162 @@
+//! Euler limits of an IK link: the candidate rotation decomposed in a limit-chosen order,
+//! each angle brought into its range (reflected off the crossed bound during the first half
+//! of the iterations), and the rotation rebuilt (see the rules in the `ik` module doc).
+
+use super::d3dx::{atan2, axis_matrix, matrix_quat};
+use crate::fk;
+use crate::model::LinkLimits;
+use glam::{Mat3A, Quat, Vec3A};
+use std::f32::consts::PI;
+
+/// MMD's threshold for "limited inside ±90°" (a few ulps under π/2).
+pub(super) const HALF_PI: f32 = f32::from_bits(0x3fc9_0fd8);
+
+/// MMD's cap on the middle Euler angle: 88°, away from gimbal lock [`limits-*-wide895`].
+pub(super) const MIDDLE_CAP: f32 = f32::from_bits(0x3fc4_9803);
+
+/// The axis a link is limited on when its limits leave the other two at exactly zero.
+pub(super) fn single_axis(l: &LinkLimits) -> Option<usize> {
+    let used = |i: usize| l.min[i] != 0.0 || l.max[i] != 0.0;
+    match (used(0), used(1), used(2)) {
+        (true, false, false) => Some(0),
+        (false, true, false) => Some(1),
+        (false, false, true) => Some(2),
+        _ => None,
+    }
+}
+
+pub(super) fn unit_axis(i: usize) -> Vec3A {
+    [Vec3A::X, Vec3A::Y, Vec3A::Z][i]
+}
+
+/// An outer Euler angle, atan2(`y`, `x`), on axis `i` of limits `l`. On an axis locked at
+/// zero the clamp that follows keeps only the angle's sign and whether it is zero, so those
+/// are returned without evaluating atan2 (same result, cheaper: knees lock two axes).
+#[inline]
+pub(super) fn outer_angle(l: &LinkLimits, i: usize, y: f32, x: f32) -> f32 {
+    if l.min[i] != 0.0 || l.max[i] != 0.0 {
+        return atan2(y, x);
+    }
+    // atan2 has the sign of y; it is ±0 when y is ±0 and x is positive or +0, else ±π.
+    if y != 0.0 || x > 0.0 || (x == 0.0 && x.is_sign_positive()) {
+        y
+    } else if y.is_sign_negative() {
+        -PI
+    } else {
+        PI
+    }
+}
+
+/// Bring `q` into the Euler limits `l` (see the module doc); returns the rotation and its
+/// matrix. `reflect`: first half of the iterations, where an angle past a bound is mirrored
+/// back off it when that lands inside.
+pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) {
+    let (q, m, _) = clamp_euler(q, l, reflect);
+    (q, m)
+}
+
+/// [`clamp_to_limits`], also returning the clamped Euler angles (x, y, z).
+pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A, [f32; 3]) {
+    let m = fk::rotation_matrix(q);
+    let inside = |i: usize| l.min[i] > -HALF_PI && l.max[i] < HALF_PI;
+    // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
+    // asin(∓0) = ∓0 and cos(±0) = 1 exactly: skipped for the common single-axis rotation.
+    let middle = |s: f32| {
+        if s == 0.0 {
+            -s
+        } else {
+            (-s).asin().clamp(-MIDDLE_CAP, MIDDLE_CAP)
+        }
+    };
+    let cos = |a: f32| if a == 0.0 { 1.0 } else { a.cos() };
+    let order = if inside(0) {
+        0
+    } else if inside(1) {
+        1
+    } else {
+        2
+    };
+    let side = |i: usize, y: f32, x: f32| outer_angle(l, i, y, x);
+    let mut e = match order {
+        0 => {
+            // R = Ry Rx Rz
+            let x = middle(m.z_axis.y);
+            let c = cos(x);
+            [
+                x,
+                side(1, m.z_axis.x / c, m.z_axis.z / c),
+                side(2, m.x_axis.y / c, m.y_axis.y / c),
+            ]
+        }
+        1 => {
+            // R = Rz Ry Rx
+            let y = middle(m.x_axis.z);
+            let c = cos(y);
+            [
+                side(0, m.y_axis.z / c, m.z_axis.z / c),
+                y,
+                side(2, m.x_axis.y / c, m.x_axis.x / c),
+            ]
+        }
+        _ => {
+            // R = Rx Rz Ry
+            let z = middle(m.y_axis.x);
+            let c = cos(z);
+            [
+                side(0, m.y_axis.z / c, m.y_axis.y / c),
+                side(1, m.z_axis.x / c, m.x_axis.x / c),
+                z,
+            ]
+        }
+    };
+    for (i, v) in e.iter_mut().enumerate() {
+        *v = into_range(*v, l.min[i], l.max[i], reflect);
+    }
+    let (x, y, z) = (
+        axis_matrix(0, e[0]),
+        axis_matrix(1, e[1]),
+        axis_matrix(2, e[2]),
+    );
+    let m = match order {
+        0 => y * (x * z),
+        1 => z * (y * x),
+        _ => x * (z * y),
+    };
+    (matrix_quat(&m), m, e)
+}
+
+/// An Euler angle brought into [lo, hi]: reflected off the bound it crossed when `reflect`
+/// and that lands inside, else clamped.
+#[inline]
+pub(super) fn into_range(v: f32, lo: f32, hi: f32, reflect: bool) -> f32 {
+    let mut v = v;
+    if v < lo {
+        let r = 2.0 * lo - v;
+        v = if reflect && r <= hi { r } else { lo };
+    }
+    if v > hi {
+        let r = 2.0 * hi - v;
+        v = if reflect && r >= lo { r } else { hi };
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamp_keeps_inside_and_clamps_outside() {
+        let l = LinkLimits {
+            min: Vec3A::new(-1.0, 0.0, 0.0),
+            max: Vec3A::new(-0.1, 0.0, 0.0),
+        };
+        let q = Quat::from_rotation_x(-0.5);
+        assert!(clamp_to_limits(q, &l, false).0.angle_between(q) < 1e-5);
+        let r = clamp_to_limits(Quat::from_rotation_x(0.5), &l, false).0;
+        assert!(r.angle_between(Quat::from_rotation_x(-0.1)) < 1e-5);
+        // Reflected off -0.1: 2 × (-0.1) - 0.5 = -0.7.
+        let r = clamp_to_limits(Quat::from_rotation_x(0.5), &l, true).0;
+        assert!(r.angle_between(Quat::from_rotation_x(-0.7)) < 1e-5);
+    }
+}

@@ -1,0 +1,194 @@
+//! One CCD link step: the turn that brings the link's effector direction toward the goal's,
+//! for unlimited links, limited links and single-axis links already on their axis.
+
+use super::d3dx::{axis_matrix, dot, normalize, then, to_frame};
+use super::limits::{clamp_euler, into_range, single_axis, unit_axis};
+use crate::model::LinkLimits;
+use glam::{Mat3A, Quat, Vec3A};
+use std::f32::consts::PI;
+
+/// What one link step sees.
+pub(super) struct Step {
+    /// Unit directions effector→link and goal→link, world space.
+    pub(super) from_effector: Vec3A,
+    pub(super) from_goal: Vec3A,
+    /// World rotation of the link's parent.
+    pub(super) parent: Mat3A,
+    /// The link's rotation before the step: its IK result when a solver turned it this
+    /// frame, else its animated rotation (without its grant either way).
+    pub(super) current: Quat,
+    /// Largest turn this step may make.
+    pub(super) cap: f32,
+    /// PMX fixed axis (parent frame).
+    pub(super) fixed: Option<Vec3A>,
+}
+
+impl Step {
+    /// The cross product of the directions, in the parent frame.
+    pub(super) fn parent_cross(&self) -> Vec3A {
+        to_frame(&self.parent, self.from_effector.cross(self.from_goal))
+    }
+
+    /// `angle` limited to the step cap (a unit angle of 0 means no cap).
+    pub(super) fn capped(&self, angle: f32) -> f32 {
+        if self.cap > 0.0 {
+            angle.clamp(-self.cap, self.cap)
+        } else {
+            angle
+        }
+    }
+
+    pub(super) fn angle(&self) -> f32 {
+        dot(self.from_effector, self.from_goal)
+            .clamp(-1.0, 1.0)
+            .acos()
+    }
+
+    /// Unlimited link: turn about the cross product (or the fixed axis, scaled by its
+    /// alignment with the cross product).
+    pub(super) fn free(&self) -> Option<Quat> {
+        let cross = self.parent_cross();
+        if cross.length_squared() < 1e-10 {
+            return self.opposite();
+        }
+        let cross = normalize(cross);
+        if self.fixed.is_none() && (self.cap <= 0.0 || self.cap >= PI) {
+            // No cap can bind (half the angle is at most π/2): the half-angle sine and
+            // cosine straight from the cosine d, without acos, sin and cos.
+            let d = dot(self.from_effector, self.from_goal).clamp(-1.0, 1.0);
+            let (s, c) = (((1.0 - d) * 0.5).sqrt(), ((1.0 + d) * 0.5).sqrt());
+            let turn = Quat::from_xyzw(cross.x * s, cross.y * s, cross.z * s, c);
+            return Some(then(self.current, turn));
+        }
+        let (axis, align) = match self.fixed {
+            Some(f) => (f, (f.y * cross.y + f.x * cross.x) + f.z * cross.z),
+            None => (cross, 1.0),
+        };
+        let mut half = (self.angle() * 0.5) * align;
+        if self.cap > 0.0 {
+            half = half.clamp(-self.cap * 0.5, self.cap * 0.5);
+        }
+        let (s, c) = (half.sin(), half.cos());
+        let turn = Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c);
+        Some(then(self.current, turn))
+    }
+
+    /// Unlimited link whose effector lies straight behind the goal: turn about any
+    /// perpendicular axis (the fixed axis when there is one), in the link's own frame.
+    pub(super) fn opposite(&self) -> Option<Quat> {
+        const TINY: f32 = 1e-3 * PI / 180.0;
+        let to_local = self.current.inverse();
+        // Directions from the link, in its frame.
+        let e = (to_local * to_frame(&self.parent, -self.from_effector)).normalize();
+        let g = (to_local * to_frame(&self.parent, -self.from_goal)).normalize();
+        let dot = e.dot(g).clamp(-1.0, 1.0);
+        let cross = e.cross(g);
+        let (axis, angle) = if let Some(f) = self.fixed {
+            let axis = to_local * f;
+            let angle = if cross.length_squared() == 0.0 && dot < 0.0 {
+                signed_angle_about(e, g, axis)
+            } else {
+                dot.acos() * axis.dot(cross.normalize_or_zero())
+            };
+            (axis, angle)
+        } else {
+            let angle = dot.acos();
+            let axis = if cross.length() < 1e-5 {
+                if dot > -1.0 + 1e-5 {
+                    return None;
+                }
+                let side = if e.x.abs() < 0.9 { Vec3A::X } else { Vec3A::Y };
+                e.cross(side).normalize()
+            } else {
+                cross.normalize()
+            };
+            (axis, angle)
+        };
+        if angle.abs() < TINY {
+            return None;
+        }
+        let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
+        Some((self.current * turn).normalize())
+    }
+
+    /// Limited link (see the module doc); also returns the rotation's matrix and, for a link
+    /// limited on one axis, its angle about that axis.
+    pub(super) fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A, f32)> {
+        let cross = self.parent_cross();
+        let unit_cross = || {
+            if cross.length_squared() > 0.0 {
+                normalize(cross)
+            } else {
+                cross
+            }
+        };
+        let mut angle = self.angle();
+        let axis = match (single_axis(l), self.fixed) {
+            (Some(i), _) if reflect => {
+                let a = unit_axis(i);
+                if cross.dot(a) < 0.0 { -a } else { a }
+            }
+            (_, Some(f)) => {
+                angle *= f.dot(unit_cross());
+                f
+            }
+            _ => unit_cross(),
+        };
+        if axis.length_squared() <= f32::EPSILON {
+            return None;
+        }
+        let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
+        let (q, m, e) = clamp_euler(then(self.current, turn), l, reflect);
+        Some((q, m, single_axis(l).map_or(0.0, |i| e[i])))
+    }
+}
+
+/// A link limited on axis `i` alone, turned during the first half of the iterations after an
+/// earlier step of this solve left it at angle `e0` about that axis (the other Euler angles
+/// clamped to zero): the turn is about ±axis i too, so the Euler decomposition of the
+/// product would return e0 ± the capped angle (wrapped into atan2's range). The angle is
+/// brought into the limits as `clamp_to_limits` does and the matrix rebuilt from it; the
+/// decomposition itself (a quaternion product, atan2) is skipped.
+pub(super) fn turn_single_axis(
+    from_effector: Vec3A,
+    from_goal: Vec3A,
+    parent: &Mat3A,
+    cap: f32,
+    l: &LinkLimits,
+    i: usize,
+    e0: f32,
+) -> (Mat3A, f32) {
+    let angle = dot(from_effector, from_goal).clamp(-1.0, 1.0).acos();
+    let turn = if cap > 0.0 {
+        angle.clamp(-cap, cap)
+    } else {
+        angle
+    };
+    // The sign of the cross product's component along the axis, in the parent frame.
+    let cross = dot(parent.col(i), from_effector.cross(from_goal));
+    let mut e = if cross < 0.0 { e0 - turn } else { e0 + turn };
+    if e > PI {
+        e -= 2.0 * PI;
+    } else if e < -PI {
+        e += 2.0 * PI;
+    }
+    let e = into_range(e, l.min[i], l.max[i], true);
+    (axis_matrix(i, e), e)
+}
+
+/// Signed angle from `e` to `g` about unit `axis`, both projected on the plane normal to it
+/// (0 when either projection vanishes).
+pub(super) fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> f32 {
+    let pe = e - axis * e.dot(axis);
+    let pg = g - axis * g.dot(axis);
+    if pe.length_squared() <= f32::EPSILON || pg.length_squared() <= f32::EPSILON {
+        return 0.0;
+    }
+    let (pe, pg) = (pe.normalize(), pg.normalize());
+    let angle = pe.dot(pg).clamp(-1.0, 1.0).acos();
+    if axis.dot(pe.cross(pg)) < 0.0 {
+        -angle
+    } else {
+        angle
+    }
+}
