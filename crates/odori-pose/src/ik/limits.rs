@@ -55,10 +55,38 @@ pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) 
     (q, m)
 }
 
+/// The Euler order a link's limits choose: 0 = Y·X·Z, 1 = Z·Y·X, 2 = X·Z·Y (the first whose
+/// middle axis is limited inside ±90°).
+pub(super) fn euler_order(l: &LinkLimits) -> usize {
+    let inside = |i: usize| l.min[i] > -HALF_PI && l.max[i] < HALF_PI;
+    if inside(0) {
+        0
+    } else if inside(1) {
+        1
+    } else {
+        2
+    }
+}
+
+/// The axis an Euler order applies first (its rightmost factor): Z, X, Y.
+pub(super) fn first_applied_axis(order: usize) -> usize {
+    [2, 0, 1][order]
+}
+
+/// The atan2 arguments (y, x) of the first-applied Euler angle of `m` in the Euler order
+/// its axis belongs to (as `clamp_euler` reads them, before dividing both by the middle
+/// angle's cosine, which leaves the angle unchanged).
+pub(super) fn first_applied_angle(m: &Mat3A, order: usize) -> (f32, f32) {
+    match order {
+        0 => (m.x_axis.y, m.y_axis.y),
+        1 => (m.y_axis.z, m.z_axis.z),
+        _ => (m.z_axis.x, m.x_axis.x),
+    }
+}
+
 /// [`clamp_to_limits`], also returning the clamped Euler angles (x, y, z).
 pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A, [f32; 3]) {
     let m = fk::rotation_matrix(q);
-    let inside = |i: usize| l.min[i] > -HALF_PI && l.max[i] < HALF_PI;
     // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
     // asin(∓0) = ∓0 and cos(±0) = 1 exactly: skipped for the common single-axis rotation.
     let middle = |s: f32| {
@@ -69,13 +97,7 @@ pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3
         }
     };
     let cos = |a: f32| if a == 0.0 { 1.0 } else { a.cos() };
-    let order = if inside(0) {
-        0
-    } else if inside(1) {
-        1
-    } else {
-        2
-    };
+    let order = euler_order(l);
     let side = |i: usize, y: f32, x: f32| outer_angle(l, i, y, x);
     let mut e = match order {
         0 => {

@@ -59,8 +59,9 @@
 //! whose cap cannot bind (cap ≥ π) turns by the half-angle sine and cosine taken from the
 //! directions' cosine, without acos, sin and cos; and a link limited on one axis that an
 //! earlier step of the solve left on that axis adds the step's angle to its Euler angle during
-//! the first half instead of decomposing the product (`step::turn_single_axis`). Knees and
-//! thighs of leg IK take these paths on most steps.
+//! the first half instead of decomposing the product, and in the second half too when that
+//! axis is the one its Euler order applies first (`Step::on_axis`). Knees and thighs of leg
+//! IK take these paths on all but their first step of a solve.
 //!
 //! Module layout: `d3dx` (MMD's f32 arithmetic), `limits` (Euler limits), `step` (one link
 //! step), this module (the solve loop and chain refreshes).
@@ -79,7 +80,7 @@ use d3dx::{matrix_quat, normalize};
 use glam::{Mat3A, Quat, Vec3A};
 use limits::single_axis;
 use std::f32::consts::PI;
-use step::{Step, turn_single_axis};
+use step::Step;
 
 /// Stop when the effector is this close to the goal.
 pub const TOLERANCE: f32 = 1e-4;
@@ -171,22 +172,24 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             }
             let reflect = iteration < iterations / 2;
             let cap = s.unit_angle * (i as f32 + 1.0);
+            let step = Step {
+                from_effector,
+                from_goal,
+                parent: parent_rotation(model, inst, lb),
+                cap,
+                fixed: model.fixed_axis[lb],
+            };
             let single = link
                 .limits
                 .as_ref()
                 .and_then(|l| Some((l, single_axis(l)?)));
             match single {
-                Some((l, axis)) if reflect && inst.ik_matrix_set[lb] => {
-                    let parent = parent_rotation(model, inst, lb);
-                    let (m, e) = turn_single_axis(
-                        from_effector,
-                        from_goal,
-                        &parent,
-                        cap,
-                        l,
-                        axis,
-                        inst.ik_angle[lb],
-                    );
+                Some((l, axis))
+                    if inst.ik_matrix_set[lb] && Step::on_axis_applies(l, axis, reflect) =>
+                {
+                    let Some((m, e)) = step.on_axis(l, axis, inst.ik_angle[lb], reflect) else {
+                        continue;
+                    };
                     inst.ik_matrix[lb] = m;
                     inst.ik_angle[lb] = e;
                     // Only a later step that starts from it, a grant (none in a plain chain),
@@ -211,22 +214,14 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
                     } else {
                         pose
                     };
-                    let step = Step {
-                        from_effector,
-                        from_goal,
-                        parent: parent_rotation(model, inst, lb),
-                        current,
-                        cap,
-                        fixed: model.fixed_axis[lb],
-                    };
                     let next = match &link.limits {
-                        Some(l) => step.limited(l, reflect).map(|(q, m, e)| {
+                        Some(l) => step.limited(current, l, reflect).map(|(q, m, e)| {
                             inst.ik_matrix[lb] = m;
                             inst.ik_matrix_set[lb] = true;
                             inst.ik_angle[lb] = e;
                             q
                         }),
-                        None => step.free(),
+                        None => step.free(current),
                     };
                     let q = match next {
                         Some(q) => q,

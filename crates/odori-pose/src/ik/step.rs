@@ -1,8 +1,12 @@
 //! One CCD link step: the turn that brings the link's effector direction toward the goal's,
 //! for unlimited links, limited links and single-axis links already on their axis.
 
-use super::d3dx::{axis_matrix, dot, normalize, then, to_frame};
-use super::limits::{clamp_euler, into_range, single_axis, unit_axis};
+use super::d3dx::{atan2, axis_matrix, dot, normalize, then, to_frame};
+use super::limits::{
+    clamp_euler, euler_order, first_applied_angle, first_applied_axis, into_range, single_axis,
+    unit_axis,
+};
+use crate::fk;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat, Vec3A};
 use std::f32::consts::PI;
@@ -14,9 +18,6 @@ pub(super) struct Step {
     pub(super) from_goal: Vec3A,
     /// World rotation of the link's parent.
     pub(super) parent: Mat3A,
-    /// The link's rotation before the step: its IK result when a solver turned it this
-    /// frame, else its animated rotation (without its grant either way).
-    pub(super) current: Quat,
     /// Largest turn this step may make.
     pub(super) cap: f32,
     /// PMX fixed axis (parent frame).
@@ -46,10 +47,12 @@ impl Step {
 
     /// Unlimited link: turn about the cross product (or the fixed axis, scaled by its
     /// alignment with the cross product).
-    pub(super) fn free(&self) -> Option<Quat> {
+    /// `current`: the link's rotation before the step, its IK result when a solver turned it
+    /// this frame, else its animated rotation (without its grant either way).
+    pub(super) fn free(&self, current: Quat) -> Option<Quat> {
         let cross = self.parent_cross();
         if cross.length_squared() < 1e-10 {
-            return self.opposite();
+            return self.opposite(current);
         }
         let cross = normalize(cross);
         if self.fixed.is_none() && (self.cap <= 0.0 || self.cap >= PI) {
@@ -58,7 +61,7 @@ impl Step {
             let d = dot(self.from_effector, self.from_goal).clamp(-1.0, 1.0);
             let (s, c) = (((1.0 - d) * 0.5).sqrt(), ((1.0 + d) * 0.5).sqrt());
             let turn = Quat::from_xyzw(cross.x * s, cross.y * s, cross.z * s, c);
-            return Some(then(self.current, turn));
+            return Some(then(current, turn));
         }
         let (axis, align) = match self.fixed {
             Some(f) => (f, (f.y * cross.y + f.x * cross.x) + f.z * cross.z),
@@ -70,14 +73,14 @@ impl Step {
         }
         let (s, c) = (half.sin(), half.cos());
         let turn = Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c);
-        Some(then(self.current, turn))
+        Some(then(current, turn))
     }
 
     /// Unlimited link whose effector lies straight behind the goal: turn about any
     /// perpendicular axis (the fixed axis when there is one), in the link's own frame.
-    pub(super) fn opposite(&self) -> Option<Quat> {
+    fn opposite(&self, current: Quat) -> Option<Quat> {
         const TINY: f32 = 1e-3 * PI / 180.0;
-        let to_local = self.current.inverse();
+        let to_local = current.inverse();
         // Directions from the link, in its frame.
         let e = (to_local * to_frame(&self.parent, -self.from_effector)).normalize();
         let g = (to_local * to_frame(&self.parent, -self.from_goal)).normalize();
@@ -108,12 +111,11 @@ impl Step {
             return None;
         }
         let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
-        Some((self.current * turn).normalize())
+        Some((current * turn).normalize())
     }
 
-    /// Limited link (see the module doc); also returns the rotation's matrix and, for a link
-    /// limited on one axis, its angle about that axis.
-    pub(super) fn limited(&self, l: &LinkLimits, reflect: bool) -> Option<(Quat, Mat3A, f32)> {
+    /// The turn a limited link's step makes (parent frame), before limits.
+    fn limited_turn(&self, l: &LinkLimits, reflect: bool) -> Option<Quat> {
         let cross = self.parent_cross();
         let unit_cross = || {
             if cross.length_squared() > 0.0 {
@@ -137,43 +139,66 @@ impl Step {
         if axis.length_squared() <= f32::EPSILON {
             return None;
         }
-        let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
-        let (q, m, e) = clamp_euler(then(self.current, turn), l, reflect);
+        Some(Quat::from_axis_angle(axis.into(), self.capped(angle)))
+    }
+
+    /// Limited link (see the module doc) turned from `current`: the rotation, its matrix and,
+    /// for a link limited on one axis, its angle about that axis.
+    pub(super) fn limited(
+        &self,
+        current: Quat,
+        l: &LinkLimits,
+        reflect: bool,
+    ) -> Option<(Quat, Mat3A, f32)> {
+        let turn = self.limited_turn(l, reflect)?;
+        let (q, m, e) = clamp_euler(then(current, turn), l, reflect);
         Some((q, m, single_axis(l).map_or(0.0, |i| e[i])))
     }
-}
 
-/// A link limited on axis `i` alone, turned during the first half of the iterations after an
-/// earlier step of this solve left it at angle `e0` about that axis (the other Euler angles
-/// clamped to zero): the turn is about ±axis i too, so the Euler decomposition of the
-/// product would return e0 ± the capped angle (wrapped into atan2's range). The angle is
-/// brought into the limits as `clamp_to_limits` does and the matrix rebuilt from it; the
-/// decomposition itself (a quaternion product, atan2) is skipped.
-pub(super) fn turn_single_axis(
-    from_effector: Vec3A,
-    from_goal: Vec3A,
-    parent: &Mat3A,
-    cap: f32,
-    l: &LinkLimits,
-    i: usize,
-    e0: f32,
-) -> (Mat3A, f32) {
-    let angle = dot(from_effector, from_goal).clamp(-1.0, 1.0).acos();
-    let turn = if cap > 0.0 {
-        angle.clamp(-cap, cap)
-    } else {
-        angle
-    };
-    // The sign of the cross product's component along the axis, in the parent frame.
-    let cross = dot(parent.col(i), from_effector.cross(from_goal));
-    let mut e = if cross < 0.0 { e0 - turn } else { e0 + turn };
-    if e > PI {
-        e -= 2.0 * PI;
-    } else if e < -PI {
-        e += 2.0 * PI;
+    /// Whether [`Step::on_axis`] applies to a link limited on axis `i` alone that sits on
+    /// that axis: always in the first half; in the second half when `i` is the axis its
+    /// Euler order applies first (a knee limited beyond ±90° on X, decomposed as Z·Y·X).
+    pub(super) fn on_axis_applies(l: &LinkLimits, i: usize, reflect: bool) -> bool {
+        reflect || i == first_applied_axis(euler_order(l))
     }
-    let e = into_range(e, l.min[i], l.max[i], true);
-    (axis_matrix(i, e), e)
+
+    /// A link limited on axis `i` alone that an earlier step of this solve left at angle `e0`
+    /// about that axis (its other Euler angles clamped to zero), turned without composing
+    /// and decomposing rotations:
+    /// - first half: the turn is about ±axis i, so the decomposition of the product would
+    ///   return e0 ± the capped angle;
+    /// - second half: axis i is applied first in the Euler order, so turn × R_i(e0) has the
+    ///   turn's own Euler angle about i plus e0 (and the turn's other two angles, which the
+    ///   limits clamp to zero).
+    ///
+    /// The sum is wrapped into atan2's range, brought into the limits as `clamp_to_limits`
+    /// does and the matrix rebuilt from it. Returns `None` when the step makes no turn.
+    pub(super) fn on_axis(
+        &self,
+        l: &LinkLimits,
+        i: usize,
+        e0: f32,
+        reflect: bool,
+    ) -> Option<(Mat3A, f32)> {
+        let delta = if reflect {
+            let turn = self.capped(self.angle());
+            // The sign of the cross product's component along the axis, in the parent frame.
+            let cross = dot(self.parent.col(i), self.from_effector.cross(self.from_goal));
+            if cross < 0.0 { -turn } else { turn }
+        } else {
+            let turn = fk::rotation_matrix(self.limited_turn(l, false)?);
+            let (y, x) = first_applied_angle(&turn, euler_order(l));
+            atan2(y, x)
+        };
+        let mut e = e0 + delta;
+        if e > PI {
+            e -= 2.0 * PI;
+        } else if e < -PI {
+            e += 2.0 * PI;
+        }
+        let e = into_range(e, l.min[i], l.max[i], reflect);
+        Some((axis_matrix(i, e), e))
+    }
 }
 
 /// Signed angle from `e` to `g` about unit `axis`, both projected on the plane normal to it
