@@ -55,18 +55,21 @@ pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: 
     let mut inst = Instance::new(model, motion);
     // A bone evaluated before its parent sees the parent's previous world matrix (MMD's
     // one-frame lag, which the pose runtime reproduces): key it against that one.
-    let mut previous = inst.world.clone();
+    let mut previous = inst.world_transforms().collect::<Vec<_>>();
+    let mut current = previous.clone();
     world.invalidate();
     for frame in 0..=last_frame {
         world.evaluate(model, motion, &mut inst, frame as f32);
+        current.clear();
+        current.extend(inst.world_transforms());
         for (&b, n) in bones.iter().zip(&names) {
             let b = b as usize;
             let parents = if model.order_dependent[b] {
                 &previous
             } else {
-                &inst.world
+                &current
             };
-            let (translation, rotation) = local_key(model, parents, &inst.world[b], b);
+            let (translation, rotation) = local_key(model, parents, &current[b], b);
             keys.push(BoneKey {
                 name: *n,
                 frame,
@@ -75,7 +78,7 @@ pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: 
                 interpolation,
             });
         }
-        previous.copy_from_slice(&inst.world);
+        previous.copy_from_slice(&current);
     }
     let mut vmd = original.clone();
     vmd.bones = keys;

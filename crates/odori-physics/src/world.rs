@@ -216,7 +216,7 @@ impl PhysicsWorld {
     pub fn bone_target(&self, i: usize, inst: &Instance) -> Affine3A {
         let b = &self.bodies[i];
         match b.bone {
-            Some(bone) => inst.world[bone as usize] * b.offset,
+            Some(bone) => inst.world(bone as usize) * b.offset,
             None => b.rest,
         }
     }
@@ -335,7 +335,7 @@ impl PhysicsWorld {
             if !pose.is_finite() {
                 // Never let a numerical blow-up reach the pose: this bone keeps its
                 // animation this frame and the body is put back on it.
-                let target = Pose::from_affine(&(inst.world[bone as usize] * b.offset));
+                let target = Pose::from_affine(&(inst.world(bone as usize) * b.offset));
                 self.world.reset_body(i as u32, &target);
                 continue;
             }
@@ -361,7 +361,7 @@ fn unkeyed(model: &Model, inst: &Instance, b: usize) -> Affine3A {
     let local = Affine3A::from_translation(model.offset[b].into());
     match model.parent[b] {
         NONE => local,
-        p => inst.world[p as usize] * local,
+        p => inst.world(p as usize) * local,
     }
 }
 

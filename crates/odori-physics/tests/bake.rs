@@ -40,8 +40,8 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
         replay.evaluate(model, &baked_motion, f as f32);
         world2.evaluate(model, &baked_motion, &mut replay_phys, f as f32);
         for b in 0..model.bone_count() {
-            let d = (sim.world[b].translation - replay.world[b].translation).length();
-            let r = (sim.world[b].matrix3 - replay.world[b].matrix3)
+            let d = (sim.world_position[b] - replay.world_position[b]).length();
+            let r = (sim.world(b).matrix3 - replay.world(b).matrix3)
                 .abs()
                 .to_cols_array()
                 .into_iter()
@@ -50,7 +50,7 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
                 worst = (d.max(r), f, b);
             }
             // Played with physics on, the flags turn the baked bones' bodies kinematic.
-            let e = (replay.world[b].translation - replay_phys.world[b].translation).length();
+            let e = (replay.world_position[b] - replay_phys.world_position[b]).length();
             assert!(
                 e < 1e-4,
                 "{name}: frame {f} bone {}: physics redid a baked bone",

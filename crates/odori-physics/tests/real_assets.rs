@@ -60,7 +60,7 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
                 continue;
             }
             let rest = (body.rest.translation - model.rest[parent as usize]).length();
-            let d = (now.translation - inst.world[parent as usize].translation).length();
+            let d = (now.translation - inst.world_position[parent as usize]).length();
             let stretch = (d - rest).abs();
             assert!(
                 stretch.is_finite(),
@@ -85,10 +85,10 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
             }
         }
         assert!(
-            inst.world.iter().all(|w| w.is_finite()),
+            inst.world_transforms().all(|w| w.is_finite()),
             "frame {f}: NaN in a bone"
         );
-        run.frames.push(inst.world.clone());
+        run.frames.push(inst.world_transforms().collect::<Vec<_>>());
     }
     Some(run)
 }
@@ -106,8 +106,8 @@ fn movement(model: &Model, motion: &Motion, run: &Run, bone: usize) -> f32 {
     let mut max: f32 = 0.0;
     for (f, world) in run.frames.iter().enumerate() {
         inst.evaluate(model, motion, f as f32);
-        let d = world[bone].transform_vector3a(tip) - inst.world[bone].transform_vector3a(tip);
-        max = max.max((d + world[bone].translation - inst.world[bone].translation).length());
+        let d = world[bone].transform_vector3a(tip) - inst.world(bone).transform_vector3a(tip);
+        max = max.max((d + world[bone].translation - inst.world_position[bone]).length());
     }
     max
 }

@@ -81,7 +81,7 @@ fn bad_bodies_and_joints_are_dropped_with_diagnostics() {
     for f in 0..60 {
         world.evaluate(&model, &motion, &mut inst, f as f32);
     }
-    assert!(inst.world.iter().all(|w| w.is_finite()));
+    assert!(inst.world_transforms().all(|w| w.is_finite()));
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn run(
         (0..n)
             .map(|f| {
                 world.evaluate(model, motion, &mut inst, f as f32);
-                inst.world.clone()
+                inst.world_transforms().collect::<Vec<_>>()
             })
             .collect(),
     )
@@ -137,9 +137,9 @@ fn hair_swings_stays_jointed_and_carries_its_tip() {
     for f in 0..120 {
         world.evaluate(&model, &motion, &mut inst, f as f32);
         animated.evaluate(&model, &motion, f as f32);
-        assert!(inst.world.iter().all(|w| w.is_finite()), "frame {f}");
+        assert!(inst.world_transforms().all(|w| w.is_finite()), "frame {f}");
         // Mode 2: hair 1 keeps its animated position (its root on the head).
-        let root_gap = (pos(&inst.world[HAIR1]) - pos(&animated.world[HAIR1])).length();
+        let root_gap = (pos(&inst.world(HAIR1)) - pos(&animated.world(HAIR1))).length();
         assert!(
             root_gap < 1e-5,
             "frame {f}: hair root {root_gap} from its animated position"
@@ -149,12 +149,14 @@ fn hair_swings_stays_jointed_and_carries_its_tip() {
             max_joint = max_joint.max(e.unwrap());
         }
         // The tip bone has no body; it hangs on hair 2 (recomputed after physics).
-        let tip = inst.world[HAIR2].transform_point3a(Vec3A::new(0.0, -2.0, 0.0));
+        let tip = inst
+            .world(HAIR2)
+            .transform_point3a(Vec3A::new(0.0, -2.0, 0.0));
         assert!(
-            (pos(&inst.world[TIP]) - tip).length() < 1e-4,
+            (pos(&inst.world(TIP)) - tip).length() < 1e-4,
             "frame {f}: tip"
         );
-        max_swing = max_swing.max((pos(&inst.world[TIP]) - pos(&animated.world[TIP])).length());
+        max_swing = max_swing.max((pos(&inst.world(TIP)) - pos(&animated.world(TIP))).length());
     }
     assert!(max_joint < 0.4, "joint anchors {max_joint} apart");
     assert!(
@@ -202,7 +204,7 @@ fn vmd_physics_off_flag_makes_the_hair_follow_its_bones() {
     for (f, world) in frames.iter().enumerate() {
         animated.evaluate(&model, &motion, f as f32);
         for b in [HAIR1, HAIR2, TIP] {
-            let d = (pos(&world[b]) - pos(&animated.world[b])).length();
+            let d = (pos(&world[b]) - pos(&animated.world(b))).length();
             assert!(d < 1e-5, "frame {f} bone {b}: {d} from its animation");
         }
     }
@@ -227,8 +229,8 @@ fn a_seek_resets_to_what_a_fresh_start_gives() {
     for f in 10..30 {
         a.evaluate(&model, &motion, &mut ia, f as f32);
         b.evaluate(&model, &motion, &mut ib, f as f32);
-        for (x, y) in ia.world.iter().zip(&ib.world) {
-            assert!((pos(x) - pos(y)).length() < 1e-4, "frame {f}");
+        for (x, y) in ia.world_position.iter().zip(&ib.world_position) {
+            assert!((*x - *y).length() < 1e-4, "frame {f}");
         }
     }
 }
@@ -250,5 +252,5 @@ fn a_description_for_another_model_does_not_index_past_its_bones() {
     for f in 0..10 {
         world.evaluate(&model, &motion, &mut inst, f as f32);
     }
-    assert!(inst.world.iter().all(|w| w.is_finite()));
+    assert!(inst.world_transforms().all(|w| w.is_finite()));
 }

@@ -31,7 +31,7 @@ fn evaluate(c: &mut Criterion) {
             for f in 0..frames {
                 inst.evaluate(&model, &motion, f as f32);
             }
-            black_box(&inst.world);
+            black_box(&inst.skinning);
         })
     });
     let mut pool: Vec<Instance> = (0..1000).map(|_| Instance::new(&model, &motion)).collect();

@@ -87,10 +87,7 @@ fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
         inst.skinning[p as usize]
     };
     inst.skinning[b] = skin;
-    inst.world[b] = Affine3A {
-        matrix3: skin.matrix3,
-        translation: skin.matrix3 * model.rest[b] + skin.translation,
-    };
+    inst.world_position[b] = skin.matrix3 * model.rest[b] + skin.translation;
 }
 
 /// Bone `b`'s transform relative to its rest pose, T(rest) T(translation) R T(−rest), for
@@ -119,8 +116,5 @@ pub(crate) fn place(model: &Model, inst: &mut Instance, b: usize, relative: Affi
         }
     };
     inst.skinning[b] = skin;
-    inst.world[b] = Affine3A {
-        matrix3: skin.matrix3,
-        translation: skin.matrix3 * model.rest[b] + skin.translation,
-    };
+    inst.world_position[b] = skin.matrix3 * model.rest[b] + skin.translation;
 }

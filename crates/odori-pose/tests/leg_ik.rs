@@ -231,11 +231,7 @@ fn leg_ik_against_peers() {
             }
             for s in &model.solvers {
                 let (g, t) = (s.bone as usize, s.target as usize);
-                goal_ours.push(
-                    inst.world[g]
-                        .translation
-                        .distance(inst.world[t].translation),
-                );
+                goal_ours.push(inst.world(g).translation.distance(inst.world_position[t]));
                 for (p, (_, d)) in dumps.iter().enumerate() {
                     let names = (&model.bone_names[g], &model.bone_names[t]);
                     let (Some(w), Some(&gi), Some(&ti)) = (

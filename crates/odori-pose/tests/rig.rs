@@ -92,7 +92,7 @@ fn rest_pose_without_motion_keeps_bones_at_rest() {
     let mut inst = Instance::new(&model, &motion);
     inst.evaluate(&model, &motion, 0.0);
     for b in 0..model.bone_count() {
-        let w = inst.world[b];
+        let w = inst.world(b);
         assert!(
             (w.translation - model.rest[b]).abs().max_element() < 1e-5,
             "bone {b}"
@@ -146,7 +146,7 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
         );
     }
     inst.evaluate(&model, &motion, 30.0);
-    let goal = inst.world[common::LEG_IK].translation;
-    let ankle = inst.world[common::ANKLE].translation;
+    let goal = inst.world_position[common::LEG_IK];
+    let ankle = inst.world_position[common::ANKLE];
     assert!(goal.distance(ankle) < 0.05, "ankle {ankle} goal {goal}");
 }

@@ -169,8 +169,8 @@ impl Scene {
 fn bounds(inst: &Instance, margin: f32) -> (Vec3, Vec3) {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for w in &inst.world {
-        let p = Vec3::from(w.translation);
+    for &w in &inst.world_position {
+        let p = Vec3::from(w);
         if p.is_finite() {
             lo = lo.min(p);
             hi = hi.max(p);

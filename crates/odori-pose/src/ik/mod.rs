@@ -114,14 +114,14 @@ fn ik_rotation(inst: &mut Instance, b: usize) -> Quat {
 fn parent_rotation(model: &Model, inst: &Instance, b: usize) -> Mat3A {
     match model.parent[b] {
         NONE => Mat3A::IDENTITY,
-        p => inst.world[p as usize].matrix3,
+        p => inst.skinning[p as usize].matrix3,
     }
 }
 
 /// Solve solver `si` on `inst` and refresh every bone that depends on its links.
 pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
     let s = &model.solvers[si];
-    let goal = inst.world[s.bone as usize].translation;
+    let goal = inst.world_position[s.bone as usize];
     let target = s.target as usize;
     // The effector loses its rotation grant while its IK runs (its world matrix, read by the
     // first step, keeps it).
@@ -159,7 +159,7 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             if lb == target {
                 continue;
             }
-            let position = inst.world[lb].translation;
+            let position = inst.world_position[lb];
             let (to_effector, to_goal) = (position - effector, position - goal);
             if to_effector.length_squared() <= f32::EPSILON
                 || to_goal.length_squared() <= f32::EPSILON
@@ -238,7 +238,7 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             let from = s.chain_from[i] as usize;
             relink(model, inst, lb, from);
             refresh_chain(model, inst, &s.chain, from);
-            effector = inst.world[target].translation;
+            effector = inst.world_position[target];
             moved = true;
         }
         if within_tolerance(effector, goal) {

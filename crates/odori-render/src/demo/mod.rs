@@ -67,7 +67,7 @@ mod tests {
         let blink = scene.model.find_morph("まばたき").unwrap();
         assert_eq!(inst.effective_morph_weights[blink], 1.0);
         // The IK feet keep the soles near the floor while the centre dips.
-        let ankle = inst.world[model::b::ANKLE[0] as usize].translation;
+        let ankle = inst.world_position[model::b::ANKLE[0] as usize];
         assert!(ankle.y < 2.0, "{ankle}");
     }
 }
