@@ -57,10 +57,10 @@ pub struct Instance {
     /// Full local transform (displacement from rest offset, and rotation) used by FK.
     pub local_translation: Vec<Vec3A>,
     pub local_rotation: Vec<Quat>,
-    /// Each bone's position from its own world pass this frame (IK's stale-effector rule);
-    /// for [`Model::late_effectors`] before their pass, their position at the end of the
-    /// previous evaluation.
-    pub pass_position: Vec<Vec3A>,
+    /// Each IK effector's position from its own world pass this frame (IK's stale-effector
+    /// rule), by [`Model::effector_slot`]; for [`Model::late_effectors`] before their pass,
+    /// their position at the end of the previous evaluation.
+    pub effector_pass: Vec<Vec3A>,
     /// World × inverse bind (bind = translation to the rest position), kept by FK.
     pub skinning: Vec<Affine3A>,
     /// World (model-space) position of each bone, indexed by file bone index. With the
@@ -114,7 +114,11 @@ impl Instance {
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],
             local_rotation: vec![Quat::IDENTITY; n],
-            pass_position: model.rest.clone(),
+            effector_pass: model
+                .effectors
+                .iter()
+                .map(|&b| model.rest[b as usize])
+                .collect(),
             world_position: model.rest.clone(),
             skinning: vec![Affine3A::IDENTITY; n],
             morph_weights: vec![0.0; model.morph_count()],
@@ -158,7 +162,16 @@ impl Instance {
             self.run_step(model, step);
         }
         for &b in &model.late_effectors {
-            self.pass_position[b as usize] = self.world_position[b as usize];
+            self.record_pass(model, b as usize);
+        }
+    }
+
+    /// After bone `b`'s world pass: keep its position when it is an IK effector.
+    #[inline]
+    fn record_pass(&mut self, model: &Model, b: usize) {
+        let slot = model.effector_slot[b];
+        if slot != crate::model::NONE {
+            self.effector_pass[slot as usize] = self.world_position[b];
         }
     }
 
@@ -176,7 +189,7 @@ impl Instance {
             let b = b as usize;
             self.grant_dropped[b] = false;
             fk::update_bone(model, self, b);
-            self.pass_position[b] = self.world_position[b];
+            self.record_pass(model, b);
         }
         if self.options.ik {
             for si in step.solvers.clone() {
@@ -191,7 +204,7 @@ impl Instance {
             let b = b as usize;
             self.grant_dropped[b] = false;
             fk::update_bone(model, self, b);
-            self.pass_position[b] = self.world_position[b];
+            self.record_pass(model, b);
         }
     }
 

@@ -146,7 +146,7 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
     }
     // No grants along the chain: IK rotations may stay pending during the solve.
     let plain = s.chain.iter().all(|&b| model.append[b as usize].is_none());
-    let mut effector = inst.pass_position[target];
+    let mut effector = inst.effector_pass[model.effector_slot[target] as usize];
     let iterations = s.iterations as usize;
     let mut moved = false;
     // The check closing one iteration is the next one's opening check (same effector).

@@ -150,6 +150,10 @@ pub struct Model {
     /// IK effectors evaluated in a later step than their solver: their solver starts from
     /// their position at the end of the previous evaluation.
     pub late_effectors: Vec<u32>,
+    /// The IK effectors (solver targets), each once.
+    pub effectors: Vec<u32>,
+    /// Bone → its index in `effectors`, or [`NONE`].
+    pub effector_slot: Vec<u32>,
     pub morphs: Vec<Morph>,
     /// Base material values, for material morphs.
     pub materials: Vec<crate::material::MaterialValues>,
@@ -218,6 +222,8 @@ impl Model {
             ik_retained: Vec::new(),
             post_ik: Vec::new(),
             late_effectors: Vec::new(),
+            effectors: Vec::new(),
+            effector_slot: Vec::new(),
             morphs: parts.morphs,
             materials: parts.materials,
             diagnostics: parts.diagnostics,

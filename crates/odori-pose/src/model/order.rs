@@ -94,6 +94,15 @@ pub(super) fn schedule(model: &mut Model, solver_list: Option<&[u32]>) {
         .chain(model.after_physics_steps.iter())
         .cloned()
         .collect();
+    model.effectors.clear();
+    model.effector_slot = vec![NONE; n];
+    for s in &model.solvers {
+        let t = s.target as usize;
+        if model.effector_slot[t] == NONE {
+            model.effector_slot[t] = model.effectors.len() as u32;
+            model.effectors.push(s.target);
+        }
+    }
     model.late_effectors.clear();
     for step in &steps {
         for si in step.solvers.clone() {
