@@ -73,8 +73,12 @@ pub struct Instance {
     pub morph_weights: Vec<f32>,
     /// Morph weights after expanding group and flip morphs (what deformation applies).
     pub effective_morph_weights: Vec<f32>,
-    /// Material morph state per material.
+    /// Material morph state per material, recomputed by the morph pass.
     pub materials: Vec<MaterialState>,
+    /// Whether a material morph changed `materials` since they were last reset: only then
+    /// does the next morph pass reset them (a frame without material morphs writes none of
+    /// their bytes, which matters to a thousand dancers).
+    pub(crate) materials_touched: bool,
     /// IK on/off per solver from property keys.
     pub ik_enabled: Vec<bool>,
     /// Model visibility from property keys.
@@ -124,6 +128,7 @@ impl Instance {
             morph_weights: vec![0.0; model.morph_count()],
             effective_morph_weights: vec![0.0; model.morph_count()],
             materials: vec![MaterialState::NEUTRAL; model.materials.len()],
+            materials_touched: false,
             ik_enabled: vec![true; model.solvers.len()],
             visible: true,
             physics_off: vec![false; n],

@@ -32,7 +32,10 @@ pub fn apply(model: &Model, inst: &mut Instance) {
             _ => {}
         }
     }
-    inst.materials.fill(MaterialState::NEUTRAL);
+    if inst.materials_touched {
+        inst.materials.fill(MaterialState::NEUTRAL);
+        inst.materials_touched = false;
+    }
     for (m, morph) in model.morphs.iter().enumerate() {
         let w = inst.effective_morph_weights[m];
         if w == 0.0 {
@@ -47,6 +50,7 @@ pub fn apply(model: &Model, inst: &mut Instance) {
                 }
             }
             MorphKind::Material(offsets) => {
+                inst.materials_touched = true;
                 for o in offsets {
                     match o.material {
                         Some(i) => inst.materials[i as usize].apply(o, w),

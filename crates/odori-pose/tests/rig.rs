@@ -126,6 +126,49 @@ fn group_morph_drives_bone_morph_at_its_ratio() {
     assert!((inst.effective_morph_weights[0] - 0.5).abs() < 1e-6);
 }
 
+/// A material morph's result lasts only while its weight does: a frame without it is back
+/// to neutral (the morph pass resets materials only after a material morph touched them).
+#[test]
+fn material_morph_state_returns_to_neutral() {
+    use odori_format::pmx::{Material, MaterialOffset, Morph, MorphOffsets};
+    use odori_pose::MaterialState;
+    let mut pmx = common::rig();
+    pmx.materials.push(Material::new("skin", 0));
+    pmx.morphs.push(Morph {
+        name: "blush".into(),
+        name_en: String::new(),
+        panel: 4,
+        offsets: MorphOffsets::Material(vec![MaterialOffset {
+            material: 0,
+            operation: 0,
+            diffuse: [1.0, 0.5, 0.5, 1.0],
+            specular: [1.0; 3],
+            specular_power: 1.0,
+            ambient: [1.0; 3],
+            edge_color: [1.0; 4],
+            edge_size: 1.0,
+            texture_tint: [1.0; 4],
+            sphere_tint: [1.0; 4],
+            toon_tint: [1.0; 4],
+        }]),
+    });
+    let model = Model::from_pmx(&pmx).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let blush = model.find_morph("blush").unwrap();
+    let mut inst = Instance::new(&model, &motion);
+    let pass = |inst: &mut Instance, weight: f32| {
+        inst.sample(&model, &motion, 10.0);
+        inst.morph_weights[blush] = weight;
+        odori_pose::morph::apply(&model, inst);
+    };
+    pass(&mut inst, 1.0);
+    assert!((inst.materials[0].mul.diffuse.y - 0.5).abs() < 1e-6);
+    pass(&mut inst, 0.5);
+    assert!((inst.materials[0].mul.diffuse.y - 0.75).abs() < 1e-6);
+    pass(&mut inst, 0.0);
+    assert_eq!(inst.materials[0], MaterialState::NEUTRAL);
+}
+
 #[test]
 fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
     let model = Model::from_pmx(&common::rig()).unwrap();

@@ -35,21 +35,12 @@ fn bone(name: &str, position: [f32; 3], parent: i32) -> Bone {
 
 fn material(name: &str, texture: i32, index_count: i32) -> Material {
     Material {
-        name: name.into(),
-        name_en: String::new(),
         diffuse: [0.5, 0.25, 1.0, 0.75],
         specular: [0.1; 3],
         specular_power: 8.0,
         ambient: [0.2; 3],
-        flags: 0,
-        edge_color: [0.0, 0.0, 0.0, 1.0],
-        edge_size: 1.0,
         texture,
-        sphere_texture: -1,
-        sphere_mode: 0,
-        toon: Toon::Shared(0),
-        memo: String::new(),
-        index_count,
+        ..Material::new(name, index_count)
     }
 }
 

@@ -41,21 +41,10 @@ pub fn vertex(position: [f32; 3], normal: [f32; 3], uv: [f32; 2], weights: Weigh
 
 pub fn material(name: &str, index_count: i32) -> Material {
     Material {
-        name: name.into(),
-        name_en: String::new(),
         diffuse: [0.8, 0.7, 0.6, 1.0],
-        specular: [0.0; 3],
-        specular_power: 5.0,
         ambient: [0.4, 0.35, 0.3],
         flags: material_flags::DOUBLE_SIDED,
-        edge_color: [0.0, 0.0, 0.0, 1.0],
-        edge_size: 1.0,
-        texture: -1,
-        sphere_texture: -1,
-        sphere_mode: 0,
-        toon: Toon::Shared(0),
-        memo: String::new(),
-        index_count,
+        ..Material::new(name, index_count)
     }
 }
 

@@ -134,6 +134,32 @@ pub struct Material {
     pub index_count: i32,
 }
 
+impl Material {
+    /// A material as PMX editors create it: white diffuse, ambient 0.5, no specular (power
+    /// 5), black edge of size 1, shared toon 01, no textures, no flags; drawing
+    /// `index_count` face indices. For models built in code: override fields with
+    /// `Material { diffuse, ..Material::new(name, n) }`.
+    pub fn new(name: &str, index_count: i32) -> Material {
+        Material {
+            name: name.into(),
+            name_en: String::new(),
+            diffuse: [1.0; 4],
+            specular: [0.0; 3],
+            specular_power: 5.0,
+            ambient: [0.5; 3],
+            flags: 0,
+            edge_color: [0.0, 0.0, 0.0, 1.0],
+            edge_size: 1.0,
+            texture: -1,
+            sphere_texture: -1,
+            sphere_mode: 0,
+            toon: Toon::Shared(0),
+            memo: String::new(),
+            index_count,
+        }
+    }
+}
+
 /// Bone flag bits.
 pub mod bone_flags {
     /// Tail given as a bone index rather than an offset.

@@ -162,21 +162,12 @@ fn from_joint(p: i32, a: i32) -> impl Fn(f32) -> Weight {
 
 fn material(name: &str, diffuse: [f32; 4], ambient: [f32; 3], toon: Toon, flags: u8) -> Material {
     Material {
-        name: name.to_string(),
-        name_en: String::new(),
         diffuse,
-        specular: [0.0; 3],
-        specular_power: 5.0,
         ambient,
         flags: flags | mf::GROUND_SHADOW | mf::CAST_SELF_SHADOW | mf::RECEIVE_SELF_SHADOW,
         edge_color: [0.12, 0.08, 0.1, 1.0],
-        edge_size: 1.0,
-        texture: -1,
-        sphere_texture: -1,
-        sphere_mode: 0,
         toon,
-        memo: String::new(),
-        index_count: 0,
+        ..Material::new(name, 0)
     }
 }
 
