@@ -65,14 +65,19 @@ pub(crate) fn update_bone_with(
             translation += inst.append_translation[b];
         }
     }
-    inst.local_rotation[b] = rotation;
-    inst.local_translation[b] = translation;
     if ik_matrix.is_none() && rotation == Quat::IDENTITY && translation == Vec3A::ZERO {
+        // Written only when it differs (see `Instance::sample`).
+        if inst.local_rotation[b] != rotation || inst.local_translation[b] != translation {
+            inst.local_rotation[b] = rotation;
+            inst.local_translation[b] = translation;
+        }
         // At rest relative to its parent (most bones of a model in most frames): the skinning
         // matrix is the parent's, as the full product gives it up to the sign of zeros.
         place_at_rest(model, inst, b);
         return;
     }
+    inst.local_rotation[b] = rotation;
+    inst.local_translation[b] = translation;
     let m = ik_matrix.unwrap_or_else(|| rotation_matrix(rotation));
     place(model, inst, b, relative_to_rest(model, b, m, translation));
 }
