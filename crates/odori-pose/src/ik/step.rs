@@ -26,11 +26,13 @@ pub(super) struct Step {
 
 impl Step {
     /// The cross product of the directions, in the parent frame.
+    #[inline]
     pub(super) fn parent_cross(&self) -> Vec3A {
         to_frame(&self.parent, self.from_effector.cross(self.from_goal))
     }
 
     /// `angle` limited to the step cap (a unit angle of 0 means no cap).
+    #[inline]
     pub(super) fn capped(&self, angle: f32) -> f32 {
         if self.cap > 0.0 {
             angle.clamp(-self.cap, self.cap)
@@ -39,6 +41,7 @@ impl Step {
         }
     }
 
+    #[inline]
     pub(super) fn angle(&self) -> f32 {
         dot(self.from_effector, self.from_goal)
             .clamp(-1.0, 1.0)
@@ -49,6 +52,7 @@ impl Step {
     /// alignment with the cross product).
     /// `current`: the link's rotation before the step, its IK result when a solver turned it
     /// this frame, else its animated rotation (without its grant either way).
+    #[inline]
     pub(super) fn free(&self, current: Quat) -> Option<Quat> {
         let cross = self.parent_cross();
         if cross.length_squared() < 1e-10 {
@@ -115,6 +119,7 @@ impl Step {
     }
 
     /// The turn a limited link's step makes (parent frame), before limits.
+    #[inline]
     fn limited_turn(&self, l: &LinkLimits, reflect: bool) -> Option<Quat> {
         let cross = self.parent_cross();
         let unit_cross = || {
@@ -173,6 +178,7 @@ impl Step {
     ///
     /// The sum is wrapped into atan2's range, brought into the limits as `clamp_to_limits`
     /// does and the matrix rebuilt from it. Returns `None` when the step makes no turn.
+    #[inline]
     pub(super) fn on_axis(
         &self,
         l: &LinkLimits,
