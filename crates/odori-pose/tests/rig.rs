@@ -139,17 +139,8 @@ fn material_morph_state_returns_to_neutral() {
         name_en: String::new(),
         panel: 4,
         offsets: MorphOffsets::Material(vec![MaterialOffset {
-            material: 0,
-            operation: 0,
             diffuse: [1.0, 0.5, 0.5, 1.0],
-            specular: [1.0; 3],
-            specular_power: 1.0,
-            ambient: [1.0; 3],
-            edge_color: [1.0; 4],
-            edge_size: 1.0,
-            texture_tint: [1.0; 4],
-            sphere_tint: [1.0; 4],
-            toon_tint: [1.0; 4],
+            ..MaterialOffset::multiply(0)
         }]),
     });
     let model = Model::from_pmx(&pmx).unwrap();

@@ -293,6 +293,43 @@ pub struct MaterialOffset {
     pub toon_tint: [f32; 4],
 }
 
+impl MaterialOffset {
+    /// A multiply offset that changes nothing (every factor 1) on `material` (−1 = every
+    /// material). For morphs built in code: `MaterialOffset { diffuse, ..multiply(m) }`.
+    pub fn multiply(material: i32) -> MaterialOffset {
+        MaterialOffset {
+            material,
+            operation: 0,
+            diffuse: [1.0; 4],
+            specular: [1.0; 3],
+            specular_power: 1.0,
+            ambient: [1.0; 3],
+            edge_color: [1.0; 4],
+            edge_size: 1.0,
+            texture_tint: [1.0; 4],
+            sphere_tint: [1.0; 4],
+            toon_tint: [1.0; 4],
+        }
+    }
+
+    /// An add offset that changes nothing (every term 0) on `material` (−1 = every material).
+    pub fn add(material: i32) -> MaterialOffset {
+        MaterialOffset {
+            material,
+            operation: 1,
+            diffuse: [0.0; 4],
+            specular: [0.0; 3],
+            specular_power: 0.0,
+            ambient: [0.0; 3],
+            edge_color: [0.0; 4],
+            edge_size: 0.0,
+            texture_tint: [0.0; 4],
+            sphere_tint: [0.0; 4],
+            toon_tint: [0.0; 4],
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ImpulseOffset {
     pub rigid_body: i32,

@@ -200,17 +200,8 @@ pub fn sample(v21: bool, encoding: TextEncoding, size: u8) -> Pmx {
         morph(
             "material",
             MorphOffsets::Material(vec![MaterialOffset {
-                material: -1,
-                operation: 0,
                 diffuse: [1.0, 1.0, 1.0, 0.0],
-                specular: [1.0; 3],
-                specular_power: 1.0,
-                ambient: [1.0; 3],
-                edge_color: [1.0; 4],
-                edge_size: 1.0,
-                texture_tint: [1.0; 4],
-                sphere_tint: [1.0; 4],
-                toon_tint: [1.0; 4],
+                ..MaterialOffset::multiply(-1)
             }]),
         ),
     ];

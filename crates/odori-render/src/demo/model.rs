@@ -464,30 +464,13 @@ pub fn character() -> Pmx {
                 panel: 4,
                 offsets: MorphOffsets::Material(vec![
                     MaterialOffset {
-                        material: 0,
-                        operation: 0,
                         diffuse: [1.0, 0.72, 0.72, 1.0],
-                        specular: [1.0; 3],
-                        specular_power: 1.0,
                         ambient: [1.0, 0.8, 0.8],
-                        edge_color: [1.0; 4],
-                        edge_size: 1.0,
-                        texture_tint: [1.0; 4],
-                        sphere_tint: [1.0; 4],
-                        toon_tint: [1.0; 4],
+                        ..MaterialOffset::multiply(0)
                     },
                     MaterialOffset {
-                        material: 6,
-                        operation: 1,
-                        diffuse: [0.0; 4],
-                        specular: [0.0; 3],
-                        specular_power: 0.0,
-                        ambient: [0.0; 3],
-                        edge_color: [0.0; 4],
                         edge_size: 1.5,
-                        texture_tint: [0.0; 4],
-                        sphere_tint: [0.0; 4],
-                        toon_tint: [0.0; 4],
+                        ..MaterialOffset::add(6)
                     },
                 ]),
             },
