@@ -43,11 +43,7 @@ pub(crate) fn update_bone_with(
     b: usize,
     ik_matrix: Option<Mat3A>,
 ) {
-    let mut rotation = if inst.ik_solved[b] {
-        inst.ik_rotation[b]
-    } else {
-        inst.pose_rotation[b]
-    };
+    let mut rotation = own_rotation(inst, b);
     let mut translation = inst.pose_translation[b];
     let mut ik_matrix = ik_matrix;
     if let Some(rule) = &model.append[b] {
@@ -93,6 +89,23 @@ fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
     };
     inst.skinning[b] = skin;
     inst.world_position[b] = skin.matrix3 * model.rest[b] + skin.translation;
+}
+
+/// Bone `b`'s local rotation before its grant: its IK result when a solver turned it this
+/// frame, else its animated rotation.
+#[inline]
+pub(crate) fn own_rotation(inst: &Instance, b: usize) -> Quat {
+    if inst.ik_solved[b] {
+        inst.ik_rotation[b]
+    } else {
+        inst.pose_rotation[b]
+    }
+}
+
+/// The rotation matrix an IK step built for link `b` while its solver runs, if any.
+#[inline]
+pub(crate) fn ik_matrix(inst: &Instance, b: usize) -> Option<Mat3A> {
+    inst.ik_matrix_set[b].then(|| inst.ik_matrix[b])
 }
 
 /// Bone `b`'s transform relative to its rest pose, T(rest) T(translation) R T(−rest), for

@@ -132,20 +132,15 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
     }
     // Chain bones without a grant: their transform relative to rest (a link's is replaced
     // on its steps, see `relink`); bones with a grant are recomputed in full (`refresh_chain`).
+    // No grants along the chain (`plain`): IK rotations may stay pending during the solve.
+    let mut plain = true;
     for (k, &b) in s.chain.iter().enumerate() {
-        let b = b as usize;
-        if model.append[b].is_none() {
-            let rotation = if inst.ik_solved[b] {
-                inst.ik_rotation[b]
-            } else {
-                inst.pose_rotation[b]
-            };
-            let m = fk::rotation_matrix(rotation);
-            inst.chain_relative[k] = fk::relative_to_rest(model, b, m, inst.pose_translation[b]);
+        if model.append[b as usize].is_none() {
+            relink(model, inst, b as usize, k);
+        } else {
+            plain = false;
         }
     }
-    // No grants along the chain: IK rotations may stay pending during the solve.
-    let plain = s.chain.iter().all(|&b| model.append[b as usize].is_none());
     let mut effector = inst.effector_pass[model.effector_slot[target] as usize];
     let iterations = s.iterations as usize;
     let mut moved = false;
@@ -273,17 +268,15 @@ fn finish(model: &Model, inst: &mut Instance, s: &IkSolver, moved: bool, drop_gr
     }
 }
 
-/// Link `lb` (chain slot `k`) turned: its transform relative to rest, from the matrix its
-/// step built (or its rotation's), as `fk::update_bone_with` would compute it.
+/// Chain bone `b` (slot `k`) without a grant: cache its transform relative to rest, from the
+/// matrix its last IK step built (or its rotation's), as `fk::update_bone_with` would compute
+/// it. Called for the whole chain when a solve starts and for a link after its step.
 #[inline]
-fn relink(model: &Model, inst: &mut Instance, lb: usize, k: usize) {
-    if model.append[lb].is_none() {
-        let m = if inst.ik_matrix_set[lb] {
-            inst.ik_matrix[lb]
-        } else {
-            fk::rotation_matrix(inst.ik_rotation[lb])
-        };
-        inst.chain_relative[k] = fk::relative_to_rest(model, lb, m, inst.pose_translation[lb]);
+fn relink(model: &Model, inst: &mut Instance, b: usize, k: usize) {
+    if model.append[b].is_none() {
+        let m = fk::ik_matrix(inst, b)
+            .unwrap_or_else(|| fk::rotation_matrix(fk::own_rotation(inst, b)));
+        inst.chain_relative[k] = fk::relative_to_rest(model, b, m, inst.pose_translation[b]);
     }
 }
 
@@ -297,8 +290,7 @@ fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize)
         if model.append[b].is_none() {
             fk::place(model, inst, b, inst.chain_relative[k]);
         } else {
-            let m = inst.ik_matrix_set[b].then(|| inst.ik_matrix[b]);
-            fk::update_bone_with(model, inst, b, m);
+            fk::update_bone_with(model, inst, b, fk::ik_matrix(inst, b));
         }
     }
 }
@@ -307,8 +299,7 @@ fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize)
 fn refresh(model: &Model, inst: &mut Instance, bones: &[u32]) {
     for &b in bones {
         let b = b as usize;
-        let m = inst.ik_matrix_set[b].then(|| inst.ik_matrix[b]);
-        fk::update_bone_with(model, inst, b, m);
+        fk::update_bone_with(model, inst, b, fk::ik_matrix(inst, b));
     }
 }
 
