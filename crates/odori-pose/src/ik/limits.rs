@@ -73,9 +73,9 @@ pub(super) fn first_applied_axis(order: usize) -> usize {
     [2, 0, 1][order]
 }
 
-/// The atan2 arguments (y, x) of the first-applied Euler angle of `m` in the Euler order
-/// its axis belongs to (as `clamp_euler` reads them, before dividing both by the middle
-/// angle's cosine, which leaves the angle unchanged).
+/// The atan2 arguments (y, x) of the first-applied Euler angle of `m` in Euler order `order`
+/// (`clamp_euler` divides both by the middle angle's cosine, which leaves the angle
+/// unchanged).
 pub(super) fn first_applied_angle(m: &Mat3A, order: usize) -> (f32, f32) {
     match order {
         0 => (m.x_axis.y, m.y_axis.y),
@@ -99,36 +99,30 @@ pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3
     let cos = |a: f32| if a == 0.0 { 1.0 } else { a.cos() };
     let order = euler_order(l);
     let side = |i: usize, y: f32, x: f32| outer_angle(l, i, y, x);
+    // The angle about the axis the order applies first, from the entries
+    // `first_applied_angle` names, both divided by the middle angle's cosine.
+    let first = |c: f32| {
+        let (y, x) = first_applied_angle(&m, order);
+        side(first_applied_axis(order), y / c, x / c)
+    };
     let mut e = match order {
         0 => {
             // R = Ry Rx Rz
             let x = middle(m.z_axis.y);
             let c = cos(x);
-            [
-                x,
-                side(1, m.z_axis.x / c, m.z_axis.z / c),
-                side(2, m.x_axis.y / c, m.y_axis.y / c),
-            ]
+            [x, side(1, m.z_axis.x / c, m.z_axis.z / c), first(c)]
         }
         1 => {
             // R = Rz Ry Rx
             let y = middle(m.x_axis.z);
             let c = cos(y);
-            [
-                side(0, m.y_axis.z / c, m.z_axis.z / c),
-                y,
-                side(2, m.x_axis.y / c, m.x_axis.x / c),
-            ]
+            [first(c), y, side(2, m.x_axis.y / c, m.x_axis.x / c)]
         }
         _ => {
             // R = Rx Rz Ry
             let z = middle(m.y_axis.x);
             let c = cos(z);
-            [
-                side(0, m.y_axis.z / c, m.y_axis.y / c),
-                side(1, m.z_axis.x / c, m.x_axis.x / c),
-                z,
-            ]
+            [side(0, m.y_axis.z / c, m.y_axis.y / c), first(c), z]
         }
     };
     for (i, v) in e.iter_mut().enumerate() {
