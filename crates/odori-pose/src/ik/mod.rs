@@ -11,12 +11,14 @@
 //! - stop before and after each iteration when the effector is within 1e-4 of the goal, and
 //!   stop the whole solve when, seen from the link about to turn, the effector and the goal lie
 //!   in the same direction (a collinear goal in front: no step at all) [`limits-*-aligned`];
+//!   PMD models skip only that link's step (`IkRules`);
 //! - no rollback to a best state: the last state stands [`rollback-n*`];
 //! - a solver starts from its effector's position as the effector's own world pass left it:
 //!   stale when an earlier solver moved the effector's parents, refreshed when the effector's
 //!   layer comes after that solver's [`layered-*-layer0`, `-layer1`, `-layer2`]; when the
 //!   effector's layer comes after its own solver's, from the end of the previous evaluation
-//!   (`Model::late_effectors`; mmd-anim's reading, no capture).
+//!   (`Model::late_effectors`; mmd-anim's reading, no capture). PMD models start from the
+//!   effector's current position (`IkRules`).
 //!
 //! One step turns the link by a rotation about an axis in its *parent's* frame (composed on the
 //! left of the link's rotation), measured from the world directions link→effector and
@@ -141,7 +143,11 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             plain = false;
         }
     }
-    let mut effector = inst.effector_pass[model.effector_slot[target] as usize];
+    let mut effector = if model.ik_rules.stale_effector {
+        inst.effector_pass[model.effector_slot[target] as usize]
+    } else {
+        inst.world_position[target]
+    };
     let iterations = s.iterations as usize;
     let mut moved = false;
     // The check closing one iteration is the next one's opening check (same effector).
@@ -163,7 +169,10 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             }
             let (from_effector, from_goal) = (normalize(to_effector), normalize(to_goal));
             if (from_effector - from_goal).length_squared() < DIRECTION_STOP {
-                break 'solve;
+                if model.ik_rules.stop_when_aligned {
+                    break 'solve;
+                }
+                continue;
             }
             let reflect = iteration < iterations / 2;
             let cap = s.unit_angle * (i as f32 + 1.0);

@@ -1,6 +1,6 @@
 //! Compile a PMD file into a [`Model`], with PMD's own rules: no deform layers (FK, then IK in
-//! list order, then the rotation-follow bones), knee limits from the bone name, and a unit
-//! angle stored as a quarter.
+//! list order, then the rotation-follow bones), knee limits from the bone name, a unit
+//! angle stored as a quarter, and two IK rules of their own (`IkRules::PMD`).
 
 use super::{
     AppendRule, IkLink, IkSolver, LinkLimits, Model, Morph, MorphKind, NONE, Parts, SourceFormat,

@@ -146,7 +146,8 @@ pub fn rig() -> Pmx {
     }
 }
 
-fn key(name: &str, frame: u32, t: [f32; 3], r: [f32; 4], curve: [u8; 4]) -> BoneKey {
+/// A bone key at `frame` with one Bezier curve (bytes x1, y1, x2, y2) for every channel.
+pub fn key(name: &str, frame: u32, t: [f32; 3], r: [f32; 4], curve: [u8; 4]) -> BoneKey {
     let c = odori_format::vmd::Bezier::from_bytes(curve[0], curve[1], curve[2], curve[3]);
     let curves = odori_format::vmd::BoneCurves {
         x: c,
@@ -160,6 +161,15 @@ fn key(name: &str, frame: u32, t: [f32; 3], r: [f32; 4], curve: [u8; 4]) -> Bone
         translation: t,
         rotation: r,
         interpolation: BoneKey::encode_curves(&curves, false),
+    }
+}
+
+/// A motion of these bone keys only.
+pub fn motion_of(bones: Vec<BoneKey>) -> Vmd {
+    Vmd {
+        bones,
+        morphs: Vec::new(),
+        ..dance()
     }
 }
 
