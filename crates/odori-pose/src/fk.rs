@@ -78,9 +78,29 @@ pub(crate) fn update_bone_with(
     place(model, inst, b, relative_to_rest(model, b, m, translation));
 }
 
+/// The common case of [`update_bone`], inlined into the world pass: a bone without a grant,
+/// neither animated nor turned by IK, is at rest relative to its parent. Returns false,
+/// doing nothing, for any other bone.
+#[inline(always)]
+pub(crate) fn place_if_at_rest(model: &Model, inst: &mut Instance, b: usize) -> bool {
+    if model.append[b].is_some()
+        || inst.ik_solved[b]
+        || inst.pose_rotation[b] != Quat::IDENTITY
+        || inst.pose_translation[b] != Vec3A::ZERO
+    {
+        return false;
+    }
+    if inst.local_rotation[b] != Quat::IDENTITY || inst.local_translation[b] != Vec3A::ZERO {
+        inst.local_rotation[b] = Quat::IDENTITY;
+        inst.local_translation[b] = Vec3A::ZERO;
+    }
+    place_at_rest(model, inst, b);
+    true
+}
+
 /// [`place`] for a bone at rest relative to its parent.
 #[inline]
-fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
+pub(crate) fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
     let p = model.parent[b];
     let skin = if p == NONE {
         Affine3A::IDENTITY
@@ -124,15 +144,29 @@ pub(crate) fn relative_to_rest(model: &Model, b: usize, m: Mat3A, translation: V
 #[inline]
 pub(crate) fn place(model: &Model, inst: &mut Instance, b: usize, relative: Affine3A) {
     let p = model.parent[b];
-    let skin = if p == NONE {
-        relative
-    } else {
-        let ps = inst.skinning[p as usize];
-        Affine3A {
+    let parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
+    place_under(model, inst, b, parent_skin, relative);
+}
+
+/// [`place`] with the parent's skinning matrix given (`None` for a root), for callers that
+/// hold it in registers (IK chains); returns the bone's skinning matrix and world position.
+#[inline]
+pub(crate) fn place_under(
+    model: &Model,
+    inst: &mut Instance,
+    b: usize,
+    parent_skin: Option<Affine3A>,
+    relative: Affine3A,
+) -> (Affine3A, Vec3A) {
+    let skin = match parent_skin {
+        None => relative,
+        Some(ps) => Affine3A {
             matrix3: ps.matrix3 * relative.matrix3,
             translation: ps.matrix3 * relative.translation + ps.translation,
-        }
+        },
     };
+    let position = skin.matrix3 * model.rest[b] + skin.translation;
     inst.skinning[b] = skin;
-    inst.world_position[b] = skin.matrix3 * model.rest[b] + skin.translation;
+    inst.world_position[b] = position;
+    (skin, position)
 }

@@ -193,7 +193,9 @@ impl Instance {
         for &b in &model.order[step.bones.clone()] {
             let b = b as usize;
             self.grant_dropped[b] = false;
-            fk::update_bone(model, self, b);
+            if !fk::place_if_at_rest(model, self, b) {
+                fk::update_bone(model, self, b);
+            }
             self.record_pass(model, b);
         }
         if self.options.ik {

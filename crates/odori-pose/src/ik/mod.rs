@@ -79,7 +79,7 @@ use crate::fk;
 use crate::instance::Instance;
 use crate::model::{IkSolver, Model, NONE};
 use d3dx::{matrix_quat, normalize};
-use glam::{Mat3A, Quat, Vec3A};
+use glam::{Affine3A, Mat3A, Quat, Vec3A};
 use limits::single_axis;
 use std::f32::consts::PI;
 use step::Step;
@@ -143,6 +143,13 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             plain = false;
         }
     }
+    // A plain chain that is a parent path ending at the effector is refreshed with each
+    // bone's matrices passed on in registers (`refresh_path`).
+    let path = plain
+        && s.chain.last() == Some(&s.target)
+        && s.chain
+            .windows(2)
+            .all(|w| model.parent[w[1] as usize] == w[0]);
     let mut effector = if model.ik_rules.stale_effector {
         inst.effector_pass[model.effector_slot[target] as usize]
     } else {
@@ -160,6 +167,8 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
             if lb == target {
                 continue;
             }
+            // The rotation matrix this step gives the link (what `relink` would read back).
+            let mut turned: Option<Mat3A> = None;
             let position = inst.world_position[lb];
             let (to_effector, to_goal) = (position - effector, position - goal);
             if to_effector.length_squared() <= f32::EPSILON
@@ -196,6 +205,7 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
                     };
                     inst.ik_matrix[lb] = m;
                     inst.ik_angle[lb] = e;
+                    turned = Some(m);
                     // Only a later step that starts from it, a grant (none in a plain chain),
                     // IK history and the end of the solve read the quaternion.
                     if plain && !model.ik_retained[lb] {
@@ -223,6 +233,7 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
                             inst.ik_matrix[lb] = m;
                             inst.ik_matrix_set[lb] = true;
                             inst.ik_angle[lb] = e;
+                            turned = Some(m);
                             q
                         }),
                         None => step.free(current),
@@ -232,6 +243,9 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
                         None if retained => current,
                         None => continue,
                     };
+                    if turned.is_none() && !inst.ik_matrix_set[lb] {
+                        turned = Some(fk::rotation_matrix(q));
+                    }
                     inst.ik_rotation[lb] = q;
                     inst.ik_solved[lb] = true;
                     if model.ik_retained[lb] {
@@ -240,9 +254,18 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
                 }
             }
             let from = s.chain_from[i] as usize;
-            relink(model, inst, lb, from);
-            refresh_chain(model, inst, &s.chain, from);
-            effector = inst.world_position[target];
+            match turned {
+                Some(m) if path => {
+                    let relative = fk::relative_to_rest(model, lb, m, inst.pose_translation[lb]);
+                    inst.chain_relative[from] = relative;
+                    effector = refresh_path(model, inst, &s.chain, from, relative);
+                }
+                _ => {
+                    relink(model, inst, lb, from);
+                    refresh_chain(model, inst, &s.chain, from);
+                    effector = inst.world_position[target];
+                }
+            }
             moved = true;
         }
         if within_tolerance(effector, goal) {
@@ -297,11 +320,50 @@ fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize)
     for (k, &b) in chain.iter().enumerate().skip(from) {
         let b = b as usize;
         if model.append[b].is_none() {
-            fk::place(model, inst, b, inst.chain_relative[k]);
+            let relative = inst.chain_relative[k];
+            if relative == Affine3A::IDENTITY {
+                // At rest relative to its parent (an unanimated effector): the parent's
+                // skinning matrix, as `place` would give it up to the sign of zeros.
+                fk::place_at_rest(model, inst, b);
+            } else {
+                fk::place(model, inst, b, relative);
+            }
         } else {
             fk::update_bone_with(model, inst, b, fk::ik_matrix(inst, b));
         }
     }
+}
+
+/// [`refresh_chain`] for a plain chain that is a parent path ending at the effector: slot
+/// `from` (the link just turned) from `relative`, each next slot from the matrices just
+/// computed (kept in registers rather than read back from the instance). Returns the
+/// effector's world position.
+#[inline]
+fn refresh_path(
+    model: &Model,
+    inst: &mut Instance,
+    chain: &[u32],
+    from: usize,
+    relative: Affine3A,
+) -> Vec3A {
+    let b = chain[from] as usize;
+    let p = model.parent[b];
+    let parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
+    let (mut skin, mut position) = fk::place_under(model, inst, b, parent_skin, relative);
+    for (k, &b) in chain.iter().enumerate().skip(from + 1) {
+        let b = b as usize;
+        let relative = inst.chain_relative[k];
+        if relative == Affine3A::IDENTITY {
+            // At rest relative to its parent (an unanimated effector): the parent's skinning
+            // matrix, as the product would give it up to the sign of zeros.
+            position = skin.matrix3 * model.rest[b] + skin.translation;
+            inst.skinning[b] = skin;
+            inst.world_position[b] = position;
+        } else {
+            (skin, position) = fk::place_under(model, inst, b, Some(skin), relative);
+        }
+    }
+    position
 }
 
 /// Recompute `bones`, links with the rotation matrix their last IK step built.
