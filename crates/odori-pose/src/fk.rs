@@ -62,14 +62,7 @@ pub(crate) fn update_bone_with(
         }
     }
     if ik_matrix.is_none() && rotation == Quat::IDENTITY && translation == Vec3A::ZERO {
-        // Written only when it differs (see `Instance::sample`).
-        if inst.local_rotation[b] != rotation || inst.local_translation[b] != translation {
-            inst.local_rotation[b] = rotation;
-            inst.local_translation[b] = translation;
-        }
-        // At rest relative to its parent (most bones of a model in most frames): the skinning
-        // matrix is the parent's, as the full product gives it up to the sign of zeros.
-        place_at_rest(model, inst, b);
+        rest_on_parent(model, inst, b, rotation, translation);
         return;
     }
     inst.local_rotation[b] = rotation;
@@ -90,25 +83,52 @@ pub(crate) fn place_if_at_rest(model: &Model, inst: &mut Instance, b: usize) -> 
     {
         return false;
     }
-    if inst.local_rotation[b] != Quat::IDENTITY || inst.local_translation[b] != Vec3A::ZERO {
-        inst.local_rotation[b] = Quat::IDENTITY;
-        inst.local_translation[b] = Vec3A::ZERO;
-    }
-    place_at_rest(model, inst, b);
+    rest_on_parent(model, inst, b, Quat::IDENTITY, Vec3A::ZERO);
     true
 }
 
-/// [`place`] for a bone at rest relative to its parent.
+/// A bone at rest relative to its parent: its local transform (`rotation` and `translation`
+/// compare equal to identity and zero), written only when it differs (see
+/// `Instance::sample`), and its place ([`place_at_rest`]).
+#[inline(always)]
+fn rest_on_parent(
+    model: &Model,
+    inst: &mut Instance,
+    b: usize,
+    rotation: Quat,
+    translation: Vec3A,
+) {
+    if inst.local_rotation[b] != rotation || inst.local_translation[b] != translation {
+        inst.local_rotation[b] = rotation;
+        inst.local_translation[b] = translation;
+    }
+    place_at_rest(model, inst, b);
+}
+
+/// [`place`] for a bone at rest relative to its parent (most bones of a model in most
+/// frames): the skinning matrix is the parent's, as the full product gives it up to the sign
+/// of zeros.
 #[inline]
 pub(crate) fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
     let p = model.parent[b];
-    let skin = if p == NONE {
-        Affine3A::IDENTITY
-    } else {
-        inst.skinning[p as usize]
-    };
+    let parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
+    place_at_rest_under(model, inst, b, parent_skin);
+}
+
+/// [`place_at_rest`] with the parent's skinning matrix given (`None` for a root); returns
+/// the bone's skinning matrix and world position.
+#[inline]
+pub(crate) fn place_at_rest_under(
+    model: &Model,
+    inst: &mut Instance,
+    b: usize,
+    parent_skin: Option<Affine3A>,
+) -> (Affine3A, Vec3A) {
+    let skin = parent_skin.unwrap_or(Affine3A::IDENTITY);
+    let position = skin.matrix3 * model.rest[b] + skin.translation;
     inst.skinning[b] = skin;
-    inst.world_position[b] = skin.matrix3 * model.rest[b] + skin.translation;
+    inst.world_position[b] = position;
+    (skin, position)
 }
 
 /// Bone `b`'s local rotation before its grant: its IK result when a solver turned it this

@@ -322,8 +322,7 @@ fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize)
         if model.append[b].is_none() {
             let relative = inst.chain_relative[k];
             if relative == Affine3A::IDENTITY {
-                // At rest relative to its parent (an unanimated effector): the parent's
-                // skinning matrix, as `place` would give it up to the sign of zeros.
+                // At rest relative to its parent (an unanimated effector).
                 fk::place_at_rest(model, inst, b);
             } else {
                 fk::place(model, inst, b, relative);
@@ -335,33 +334,35 @@ fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize)
 }
 
 /// [`refresh_chain`] for a plain chain that is a parent path ending at the effector: slot
-/// `from` (the link just turned) from `relative`, each next slot from the matrices just
-/// computed (kept in registers rather than read back from the instance). Returns the
-/// effector's world position.
+/// `from` (the link just turned) from `turned`, its relative to rest, and every slot from the
+/// matrices just computed for its parent (kept in registers rather than read back from the
+/// instance). Returns the effector's world position.
 #[inline]
 fn refresh_path(
     model: &Model,
     inst: &mut Instance,
     chain: &[u32],
     from: usize,
-    relative: Affine3A,
+    turned: Affine3A,
 ) -> Vec3A {
-    let b = chain[from] as usize;
-    let p = model.parent[b];
-    let parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
-    let (mut skin, mut position) = fk::place_under(model, inst, b, parent_skin, relative);
-    for (k, &b) in chain.iter().enumerate().skip(from + 1) {
+    let p = model.parent[chain[from] as usize];
+    let mut parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
+    let mut position = Vec3A::ZERO;
+    for (k, &b) in chain.iter().enumerate().skip(from) {
         let b = b as usize;
-        let relative = inst.chain_relative[k];
-        if relative == Affine3A::IDENTITY {
-            // At rest relative to its parent (an unanimated effector): the parent's skinning
-            // matrix, as the product would give it up to the sign of zeros.
-            position = skin.matrix3 * model.rest[b] + skin.translation;
-            inst.skinning[b] = skin;
-            inst.world_position[b] = position;
+        let (skin, at) = if k == from {
+            fk::place_under(model, inst, b, parent_skin, turned)
         } else {
-            (skin, position) = fk::place_under(model, inst, b, Some(skin), relative);
-        }
+            let relative = inst.chain_relative[k];
+            if relative == Affine3A::IDENTITY {
+                // At rest relative to its parent (an unanimated effector).
+                fk::place_at_rest_under(model, inst, b, parent_skin)
+            } else {
+                fk::place_under(model, inst, b, parent_skin, relative)
+            }
+        };
+        parent_skin = Some(skin);
+        position = at;
     }
     position
 }
