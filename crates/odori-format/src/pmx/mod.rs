@@ -297,35 +297,28 @@ impl MaterialOffset {
     /// A multiply offset that changes nothing (every factor 1) on `material` (−1 = every
     /// material). For morphs built in code: `MaterialOffset { diffuse, ..multiply(m) }`.
     pub fn multiply(material: i32) -> MaterialOffset {
-        MaterialOffset {
-            material,
-            operation: 0,
-            diffuse: [1.0; 4],
-            specular: [1.0; 3],
-            specular_power: 1.0,
-            ambient: [1.0; 3],
-            edge_color: [1.0; 4],
-            edge_size: 1.0,
-            texture_tint: [1.0; 4],
-            sphere_tint: [1.0; 4],
-            toon_tint: [1.0; 4],
-        }
+        MaterialOffset::uniform(material, 0, 1.0)
     }
 
     /// An add offset that changes nothing (every term 0) on `material` (−1 = every material).
     pub fn add(material: i32) -> MaterialOffset {
+        MaterialOffset::uniform(material, 1, 0.0)
+    }
+
+    /// Operation `operation` on `material` with every field `value`.
+    fn uniform(material: i32, operation: u8, value: f32) -> MaterialOffset {
         MaterialOffset {
             material,
-            operation: 1,
-            diffuse: [0.0; 4],
-            specular: [0.0; 3],
-            specular_power: 0.0,
-            ambient: [0.0; 3],
-            edge_color: [0.0; 4],
-            edge_size: 0.0,
-            texture_tint: [0.0; 4],
-            sphere_tint: [0.0; 4],
-            toon_tint: [0.0; 4],
+            operation,
+            diffuse: [value; 4],
+            specular: [value; 3],
+            specular_power: value,
+            ambient: [value; 3],
+            edge_color: [value; 4],
+            edge_size: value,
+            texture_tint: [value; 4],
+            sphere_tint: [value; 4],
+            toon_tint: [value; 4],
         }
     }
 }
