@@ -4,7 +4,6 @@
 mod common;
 
 use glam::Quat;
-use glam::Vec3A;
 use odori_pose::model::IkRules;
 use odori_pose::{Instance, Model, Motion};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -187,21 +186,22 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
     assert!(goal.distance(ankle) < 0.05, "ankle {ankle} goal {goal}");
 }
 
-/// Evaluate the rig at frame 0 of `keys` under `rules`.
-fn rig_at_rest_with(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> (Model, Instance) {
+/// The rig evaluated at frame 0 of a motion of `keys`, under `rules`.
+fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Instance {
     let mut model = Model::from_pmx(&common::rig()).unwrap();
     model.ik_rules = rules;
     let motion = Motion::from_vmd(&model, &common::motion_of(keys));
     let mut inst = Instance::new(&model, &motion);
     inst.evaluate(&model, &motion, 0.0);
-    (model, inst)
+    inst
 }
 
 #[test]
 fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
     // The goal lies on the segment knee → ankle: the knee (link 0) sees effector and goal in
     // one direction, the thigh (link 1) does not.
-    let (knee, ankle) = (Vec3A::new(1.0, 5.0, -0.2), Vec3A::new(1.0, 1.0, 0.2));
+    let rest = Model::from_pmx(&common::rig()).unwrap().rest;
+    let (knee, ankle) = (rest[common::KNEE], rest[common::ANKLE]);
     let goal = knee + (ankle - knee) * 0.7;
     let moved = (goal - ankle).to_array();
     let keys = || {
@@ -214,7 +214,7 @@ fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
         )]
     };
 
-    let (_, mmd) = rig_at_rest_with(IkRules::MMD_PMX, keys());
+    let mmd = rig_at_frame_0(IkRules::MMD_PMX, keys());
     assert!(mmd.world_position[common::LEG_IK].distance(goal) < 1e-5);
     assert!(
         mmd.world_position[common::ANKLE].distance(ankle) < 1e-5,
@@ -222,7 +222,7 @@ fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
         mmd.world_position[common::ANKLE]
     );
 
-    let (_, pmd) = rig_at_rest_with(IkRules::PMD, keys());
+    let pmd = rig_at_frame_0(IkRules::PMD, keys());
     let reached = pmd.world_position[common::ANKLE].distance(goal);
     assert!(
         reached < 0.5 * ankle.distance(goal),
@@ -238,7 +238,8 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
     // to that rest position, where the toe was before the leg IK ran. From the stale toe, the
     // goal is reached already and the toe IK does nothing; from the moved toe, the goal is
     // within the foot's reach and the toe IK turns the ankle onto it.
-    let foot = Vec3A::new(0.0, 1.0, 1.7);
+    let rest = Model::from_pmx(&common::rig()).unwrap().rest;
+    let (toe_rest, foot) = (rest[common::TOE], rest[common::ANKLE] - rest[common::TOE]);
     let turned = Quat::from_rotation_x(-0.6) * foot;
     let shift = (turned - foot).to_array();
     let back = shift.map(|x: f32| -x);
@@ -260,14 +261,12 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
             ),
         ]
     };
-    let toe_rest = Vec3A::new(1.0, 0.0, -1.5);
 
-    let (model, mmd) = rig_at_rest_with(IkRules::MMD_PMX, keys());
-    let toe = model.solvers.iter().find(|s| s.bone == 8).unwrap().target as usize;
-    let mmd_gap = mmd.world_position[toe].distance(toe_rest);
-    let (_, pmd) = rig_at_rest_with(IkRules::PMD, keys());
-    let pmd_gap = pmd.world_position[toe].distance(toe_rest);
-    assert!(pmd.world_position[8].distance(toe_rest) < 1e-5);
+    let mmd = rig_at_frame_0(IkRules::MMD_PMX, keys());
+    let mmd_gap = mmd.world_position[common::TOE].distance(toe_rest);
+    let pmd = rig_at_frame_0(IkRules::PMD, keys());
+    let pmd_gap = pmd.world_position[common::TOE].distance(toe_rest);
+    assert!(pmd.world_position[common::TOE_IK].distance(toe_rest) < 1e-5);
     assert!(
         mmd_gap > 0.5,
         "MMD rules: toe left where the leg IK put it ({mmd_gap})"

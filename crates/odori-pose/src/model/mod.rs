@@ -121,7 +121,8 @@ pub struct IkRules {
     /// `layered-*`); otherwise from its current position.
     pub stale_effector: bool,
     /// The whole solve stops when a link sees the effector and the goal in the same direction
-    /// (MMD captures `limited-n*`); otherwise only that link's step is skipped.
+    /// (MMD captures `limits-*-aligned`, `limited-n*`); otherwise only that link's step is
+    /// skipped.
     pub stop_when_aligned: bool,
 }
 

@@ -39,7 +39,9 @@ fn ik_bone(name: &str, position: [f32; 3], parent: i32, target: i32, links: Vec<
 
 pub const KNEE: usize = 4;
 pub const ANKLE: usize = 5;
+pub const TOE: usize = 6;
 pub const LEG_IK: usize = 7;
+pub const TOE_IK: usize = 8;
 pub const TWIST: usize = 12;
 
 /// The rig: 0 全ての親, 1 センター, 2 下半身, 3 左足, 4 左ひざ, 5 左足首, 6 左つま先,
@@ -88,8 +90,8 @@ pub fn rig() -> Pmx {
         bone("左ひじ", [4.5, 12.5, 0.0], 10),
         bone("左腕捩", [3.2, 13.3, 0.0], 10),
     ];
-    bones[8].ik.as_mut().unwrap().loop_count = 3;
-    bones[8].ik.as_mut().unwrap().limit_angle = 4.0;
+    bones[TOE_IK].ik.as_mut().unwrap().loop_count = 3;
+    bones[TOE_IK].ik.as_mut().unwrap().limit_angle = 4.0;
     bones[TWIST].flags |= bone_flags::APPEND_ROTATE;
     bones[TWIST].append = Some(Append {
         parent: 10,
