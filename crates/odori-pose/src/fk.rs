@@ -125,7 +125,7 @@ pub(crate) fn place_at_rest_under(
     parent_skin: Option<Affine3A>,
 ) -> (Affine3A, Vec3A) {
     let skin = parent_skin.unwrap_or(Affine3A::IDENTITY);
-    let position = skin.matrix3 * model.rest[b] + skin.translation;
+    let position = position_of(skin, model.rest[b]);
     inst.skinning[b] = skin;
     inst.world_position[b] = position;
     (skin, position)
@@ -142,6 +142,15 @@ pub(crate) fn own_rotation(inst: &Instance, b: usize) -> Quat {
     }
 }
 
+/// World rotation of `b`'s parent (identity for a root).
+#[inline]
+pub(crate) fn parent_rotation(model: &Model, inst: &Instance, b: usize) -> Mat3A {
+    match model.parent[b] {
+        NONE => Mat3A::IDENTITY,
+        p => inst.skinning[p as usize].matrix3,
+    }
+}
+
 /// The rotation matrix an IK step built for link `b` while its solver runs, if any.
 #[inline]
 pub(crate) fn ik_matrix(inst: &Instance, b: usize) -> Option<Mat3A> {
@@ -152,7 +161,12 @@ pub(crate) fn ik_matrix(inst: &Instance, b: usize) -> Option<Mat3A> {
 /// rotation matrix `m`.
 #[inline]
 pub(crate) fn relative_to_rest(model: &Model, b: usize, m: Mat3A, translation: Vec3A) -> Affine3A {
-    let rest = model.rest[b];
+    relative_to(model.rest[b], m, translation)
+}
+
+/// [`relative_to_rest`] for a bone resting at `rest`.
+#[inline]
+pub(crate) fn relative_to(rest: Vec3A, m: Mat3A, translation: Vec3A) -> Affine3A {
     Affine3A {
         matrix3: m,
         translation: (m * -rest + translation) + rest,
@@ -178,15 +192,28 @@ pub(crate) fn place_under(
     parent_skin: Option<Affine3A>,
     relative: Affine3A,
 ) -> (Affine3A, Vec3A) {
-    let skin = match parent_skin {
+    let skin = compose(parent_skin, relative);
+    let position = position_of(skin, model.rest[b]);
+    inst.skinning[b] = skin;
+    inst.world_position[b] = position;
+    (skin, position)
+}
+
+/// A bone's skinning matrix from its parent's (`None` for a root) and its transform relative
+/// to rest.
+#[inline]
+pub(crate) fn compose(parent_skin: Option<Affine3A>, relative: Affine3A) -> Affine3A {
+    match parent_skin {
         None => relative,
         Some(ps) => Affine3A {
             matrix3: ps.matrix3 * relative.matrix3,
             translation: ps.matrix3 * relative.translation + ps.translation,
         },
-    };
-    let position = skin.matrix3 * model.rest[b] + skin.translation;
-    inst.skinning[b] = skin;
-    inst.world_position[b] = position;
-    (skin, position)
+    }
+}
+
+/// World position of a bone resting at `rest` with skinning matrix `skin`.
+#[inline]
+pub(crate) fn position_of(skin: Affine3A, rest: Vec3A) -> Vec3A {
+    skin.matrix3 * rest + skin.translation
 }

@@ -4,7 +4,7 @@
 //! into these buffers and allocates nothing.
 
 use crate::material::MaterialState;
-use crate::model::Model;
+use crate::model::{Model, NONE};
 use crate::motion::Motion;
 use crate::{fk, ik, morph, sample};
 use glam::{Affine3A, Mat3A, Mat4, Quat, Vec3A};
@@ -20,6 +20,11 @@ impl Default for Options {
     fn default() -> Self {
         Options { ik: true }
     }
+}
+
+/// The largest `len` over the model's IK solvers (0 without any).
+fn longest(model: &Model, len: impl Fn(&crate::model::IkSolver) -> usize) -> usize {
+    model.solvers.iter().map(len).max().unwrap_or(0)
 }
 
 /// The pose of one model instance.
@@ -45,12 +50,11 @@ pub struct Instance {
     pub(crate) ik_matrix_set: Vec<bool>,
     /// With `ik_matrix_set`, for a link limited on one axis: its angle about that axis.
     pub(crate) ik_angle: Vec<f32>,
-    /// While a solve runs: `ik_rotation` is still to be computed from `ik_matrix`.
-    pub(crate) ik_rotation_pending: Vec<bool>,
-    /// The running solver's chain (`IkSolver::chain`), each bone's transform relative to
-    /// rest ([`fk::relative_to_rest`]): constant for the bones between links, replaced on a
-    /// link's step, so a refresh only composes matrices.
-    pub(crate) chain_relative: Vec<Affine3A>,
+    /// The running solvers' chains (`IkSolver::chain`), one slot per bone
+    /// (`ik::ChainSlot`): room for two, a pair solved side by side (`Model::ik_runs`).
+    pub(crate) chain_slots: Vec<ik::ChainSlot>,
+    /// The running plain-path solvers' links (`ik::LinkState`), room for two.
+    pub(crate) link_states: Vec<ik::LinkState>,
     /// Append (付与) results.
     pub append_translation: Vec<Vec3A>,
     pub append_rotation: Vec<Quat>,
@@ -104,16 +108,8 @@ impl Instance {
             ik_matrix: vec![Mat3A::IDENTITY; n],
             ik_matrix_set: vec![false; n],
             ik_angle: vec![0.0; n],
-            ik_rotation_pending: vec![false; n],
-            chain_relative: vec![
-                Affine3A::IDENTITY;
-                model
-                    .solvers
-                    .iter()
-                    .map(|s| s.chain.len())
-                    .max()
-                    .unwrap_or(0)
-            ],
+            chain_slots: vec![ik::ChainSlot::EMPTY; 2 * longest(model, |s| s.chain.len())],
+            link_states: vec![ik::LinkState::IDLE; 2 * longest(model, |s| s.links.len())],
             append_translation: vec![Vec3A::ZERO; n],
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],
@@ -199,9 +195,14 @@ impl Instance {
             self.record_pass(model, b);
         }
         if self.options.ik {
-            for si in step.solvers.clone() {
-                if self.ik_enabled[si] {
-                    ik::solve(model, self, si);
+            for run in &model.ik_runs[step.ik_runs.clone()] {
+                let a = run.first as usize;
+                let b = (run.second != NONE).then_some(run.second as usize);
+                let enabled = |si: Option<usize>| si.filter(|&si| self.ik_enabled[si]);
+                match (enabled(Some(a)), enabled(b)) {
+                    (Some(a), Some(b)) => ik::solve_pair(model, self, a, b),
+                    (Some(si), None) | (None, Some(si)) => ik::solve(model, self, si),
+                    (None, None) => {}
                 }
             }
         }

@@ -66,21 +66,32 @@
 //! IK take these paths on all but their first step of a solve.
 //!
 //! Module layout: `d3dx` (MMD's f32 arithmetic), `limits` (Euler limits), `step` (one link
-//! step), this module (the solve loop and chain refreshes).
+//! step), `plan` (each link's shape, resolved when the model is compiled), `link` (a link's
+//! state during a solve and the turn a step gives it), `chain` (the chain's cached transforms
+//! and refreshes), `path` (the solve loop for plain parent-path chains, which hold the chain
+//! in registers and slots) and this module (the shared start and end of a solve, and the
+//! general loop for chains with grants, retained links or bones off the path).
 
+mod chain;
 mod d3dx;
 mod limits;
+mod link;
+mod path;
+pub mod plan;
 mod step;
 
+pub(crate) use chain::ChainSlot;
 pub(crate) use d3dx::then;
 pub use limits::clamp_to_limits;
+pub(crate) use link::LinkState;
+pub use plan::LinkPlan;
 
 use crate::fk;
 use crate::instance::Instance;
-use crate::model::{IkSolver, Model, NONE};
-use d3dx::{matrix_quat, normalize};
-use glam::{Affine3A, Mat3A, Quat, Vec3A};
-use limits::single_axis;
+use crate::model::Model;
+use d3dx::normalize;
+use glam::{Quat, Vec3A};
+use path::PathSolve;
 use std::f32::consts::PI;
 use step::Step;
 
@@ -101,178 +112,189 @@ pub fn iteration_budget(authored: u32, unit: f32) -> u32 {
     authored.max(raised).max(1)
 }
 
-/// Link `b`'s IK rotation; computed here from the matrix its last step built when that step
-/// left it pending.
-#[inline]
-fn ik_rotation(inst: &mut Instance, b: usize) -> Quat {
-    if inst.ik_rotation_pending[b] {
-        inst.ik_rotation[b] = matrix_quat(&inst.ik_matrix[b]);
-        inst.ik_rotation_pending[b] = false;
-    }
-    inst.ik_rotation[b]
+/// What a link at `position` sees of the effector and the goal.
+enum Directions {
+    /// Unit directions effector→link and goal→link: the link may turn.
+    Apart(Vec3A, Vec3A),
+    /// The effector or the goal sits on the link: skip it.
+    Degenerate,
+    /// Effector and goal lie in the same direction (see `IkRules::stop_when_aligned`).
+    Aligned,
 }
 
-/// World rotation of `b`'s parent (identity for a root).
-fn parent_rotation(model: &Model, inst: &Instance, b: usize) -> Mat3A {
-    match model.parent[b] {
-        NONE => Mat3A::IDENTITY,
-        p => inst.skinning[p as usize].matrix3,
+#[inline(always)]
+fn directions(position: Vec3A, effector: Vec3A, goal: Vec3A) -> Directions {
+    let (to_effector, to_goal) = (position - effector, position - goal);
+    if to_effector.length_squared() <= f32::EPSILON || to_goal.length_squared() <= f32::EPSILON {
+        return Directions::Degenerate;
     }
+    let (from_effector, from_goal) = (normalize(to_effector), normalize(to_goal));
+    if (from_effector - from_goal).length_squared() < DIRECTION_STOP {
+        return Directions::Aligned;
+    }
+    Directions::Apart(from_effector, from_goal)
 }
 
 /// Solve solver `si` on `inst` and refresh every bone that depends on its links.
 pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
+    let (goal, effector, drop_grant) = begin(model, inst, si);
+    let moved = if within_tolerance(effector, goal) {
+        false
+    } else if model.solvers[si].plain_path {
+        let (mut slots, mut links) = take_buffers(inst);
+        let mut solve = PathSolve::start(model, inst, si, goal, effector, &mut slots, &mut links);
+        solve.run();
+        let moved = solve.write_back(inst);
+        (inst.chain_slots, inst.link_states) = (slots, links);
+        moved
+    } else {
+        solve_general(model, inst, si, goal, effector)
+    };
+    finish(model, inst, si, moved, drop_grant);
+}
+
+/// Solve `a` then `b`, two independent plain-path solvers (a [`crate::model::IkRun`]), with
+/// their steps side by side (`path::run_pair`): the same results as [`solve`] on each in turn.
+pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize) {
+    debug_assert!(model.solvers[a].plain_path && model.solvers[b].plain_path);
+    // Plain paths carry no grant, so neither effector's grant is dropped.
+    let (goal_a, effector_a, _) = begin(model, inst, a);
+    let (goal_b, effector_b, _) = begin(model, inst, b);
+    if within_tolerance(effector_a, goal_a) {
+        finish(model, inst, a, false, false);
+        return solve(model, inst, b);
+    }
+    if within_tolerance(effector_b, goal_b) {
+        solve(model, inst, a);
+        return finish(model, inst, b, false, false);
+    }
+    let (mut slots, mut links) = take_buffers(inst);
+    let (half_slots, half_links) = (slots.len() / 2, links.len() / 2);
+    let (slots_a, slots_b) = slots.split_at_mut(half_slots);
+    let (links_a, links_b) = links.split_at_mut(half_links);
+    let mut solve_a = PathSolve::start(model, inst, a, goal_a, effector_a, slots_a, links_a);
+    let mut solve_b = PathSolve::start(model, inst, b, goal_b, effector_b, slots_b, links_b);
+    path::run_pair(&mut solve_a, &mut solve_b);
+    let moved_a = solve_a.write_back(inst);
+    finish(model, inst, a, moved_a, false);
+    let moved_b = solve_b.write_back(inst);
+    finish(model, inst, b, moved_b, false);
+    (inst.chain_slots, inst.link_states) = (slots, links);
+}
+
+/// The instance's chain and link buffers, taken out for a solve (they move: no allocation).
+fn take_buffers(inst: &mut Instance) -> (Vec<ChainSlot>, Vec<LinkState>) {
+    (
+        std::mem::take(&mut inst.chain_slots),
+        std::mem::take(&mut inst.link_states),
+    )
+}
+
+/// Start solver `si`: drop its effector's rotation grant (its world matrix, read by the first
+/// step, keeps it); returns the goal, the effector's starting position (`IkRules`) and
+/// whether the grant was dropped.
+fn begin(model: &Model, inst: &mut Instance, si: usize) -> (Vec3A, Vec3A, bool) {
     let s = &model.solvers[si];
     let goal = inst.world_position[s.bone as usize];
     let target = s.target as usize;
-    // The effector loses its rotation grant while its IK runs (its world matrix, read by the
-    // first step, keeps it).
     let drop_grant = model.append[target].is_some_and(|r| r.rotate);
     if drop_grant {
         inst.grant_dropped[target] = true;
         inst.append_rotation[target] = Quat::IDENTITY;
     }
-    // Chain bones without a grant: their transform relative to rest (a link's is replaced
-    // on its steps, see `relink`); bones with a grant are recomputed in full (`refresh_chain`).
-    // No grants along the chain (`plain`): IK rotations may stay pending during the solve.
-    let mut plain = true;
-    for (k, &b) in s.chain.iter().enumerate() {
-        if model.append[b as usize].is_none() {
-            relink(model, inst, b as usize, k);
-        } else {
-            plain = false;
-        }
-    }
-    // A plain chain that is a parent path ending at the effector is refreshed with each
-    // bone's matrices passed on in registers (`refresh_path`).
-    let path = plain
-        && s.chain.last() == Some(&s.target)
-        && s.chain
-            .windows(2)
-            .all(|w| model.parent[w[1] as usize] == w[0]);
-    let mut effector = if model.ik_rules.stale_effector {
+    let effector = if model.ik_rules.stale_effector {
         inst.effector_pass[model.effector_slot[target] as usize]
     } else {
         inst.world_position[target]
     };
+    (goal, effector, drop_grant)
+}
+
+/// End solver `si`: refresh everything depending on its links when they turned (or the
+/// effector's grant was dropped), and forget the matrices its steps built (they served FK
+/// while it ran).
+fn finish(model: &Model, inst: &mut Instance, si: usize, moved: bool, drop_grant: bool) {
+    let s = &model.solvers[si];
+    if moved || drop_grant {
+        refresh(model, inst, &s.dependents);
+    }
+    for link in &s.links {
+        inst.ik_matrix_set[link.bone as usize] = false;
+    }
+}
+
+/// The solve loop for any chain: link state lives in the instance's per-bone arrays, kept
+/// current after every step (grants along the chain read IK rotations), and the chain is
+/// refreshed bone by bone in the instance. Returns whether a link turned.
+fn solve_general(
+    model: &Model,
+    inst: &mut Instance,
+    si: usize,
+    goal: Vec3A,
+    mut effector: Vec3A,
+) -> bool {
+    let s = &model.solvers[si];
+    let target = s.target as usize;
+    let mut slots = std::mem::take(&mut inst.chain_slots);
+    let slots_used = &mut slots[..s.chain.len()];
+    for (slot, &b) in slots_used.iter_mut().zip(&s.chain) {
+        *slot = ChainSlot::load(model, inst, b as usize);
+    }
     let iterations = s.iterations as usize;
     let mut moved = false;
-    // The check closing one iteration is the next one's opening check (same effector).
-    if within_tolerance(effector, goal) {
-        return finish(model, inst, s, false, drop_grant);
-    }
     'solve: for iteration in 0..iterations {
-        for (i, link) in s.links.iter().enumerate() {
-            let lb = link.bone as usize;
-            if lb == target {
+        let reflect = iteration < iterations / 2;
+        for plan in &s.plans {
+            if plan.is_effector {
                 continue;
             }
-            // The rotation matrix this step gives the link (what `relink` would read back).
-            let mut turned: Option<Mat3A> = None;
-            let position = inst.world_position[lb];
-            let (to_effector, to_goal) = (position - effector, position - goal);
-            if to_effector.length_squared() <= f32::EPSILON
-                || to_goal.length_squared() <= f32::EPSILON
-            {
-                continue;
-            }
-            let (from_effector, from_goal) = (normalize(to_effector), normalize(to_goal));
-            if (from_effector - from_goal).length_squared() < DIRECTION_STOP {
-                if model.ik_rules.stop_when_aligned {
-                    break 'solve;
-                }
-                continue;
-            }
-            let reflect = iteration < iterations / 2;
-            let cap = s.unit_angle * (i as f32 + 1.0);
+            let lb = plan.bone as usize;
+            let (from_effector, from_goal) =
+                match directions(inst.world_position[lb], effector, goal) {
+                    Directions::Apart(e, g) => (e, g),
+                    Directions::Degenerate => continue,
+                    Directions::Aligned if model.ik_rules.stop_when_aligned => break 'solve,
+                    Directions::Aligned => continue,
+                };
             let step = Step {
                 from_effector,
                 from_goal,
-                parent: parent_rotation(model, inst, lb),
-                cap,
-                fixed: model.fixed_axis[lb],
+                parent: fk::parent_rotation(model, inst, lb),
+                cap: plan.cap,
+                fixed: plan.fixed,
             };
-            let single = link
-                .limits
-                .as_ref()
-                .and_then(|l| Some((l, single_axis(l)?)));
-            match single {
-                Some((l, axis))
-                    if inst.ik_matrix_set[lb] && Step::on_axis_applies(l, axis, reflect) =>
-                {
-                    let Some((m, e)) = step.on_axis(l, axis, inst.ik_angle[lb], reflect) else {
-                        continue;
-                    };
-                    inst.ik_matrix[lb] = m;
-                    inst.ik_angle[lb] = e;
-                    turned = Some(m);
-                    // Only a later step that starts from it, a grant (none in a plain chain),
-                    // IK history and the end of the solve read the quaternion.
-                    if plain && !model.ik_retained[lb] {
-                        inst.ik_rotation_pending[lb] = true;
-                    } else {
-                        inst.ik_rotation[lb] = matrix_quat(&m);
-                        if model.ik_retained[lb] {
-                            inst.ik_history[lb] =
-                                inst.ik_rotation[lb] * inst.pose_rotation[lb].conjugate();
-                        }
-                    }
-                }
-                _ => {
-                    let retained = iteration == 0 && model.ik_retained[lb];
-                    let pose = inst.pose_rotation[lb];
-                    let current = if retained {
-                        inst.ik_history[lb] * pose
-                    } else if inst.ik_solved[lb] {
-                        ik_rotation(inst, lb)
-                    } else {
-                        pose
-                    };
-                    let next = match &link.limits {
-                        Some(l) => step.limited(current, l, reflect).map(|(q, m, e)| {
-                            inst.ik_matrix[lb] = m;
-                            inst.ik_matrix_set[lb] = true;
-                            inst.ik_angle[lb] = e;
-                            turned = Some(m);
-                            q
-                        }),
-                        None => step.free(current),
-                    };
-                    let q = match next {
-                        Some(q) => q,
-                        None if retained => current,
-                        None => continue,
-                    };
-                    if turned.is_none() && !inst.ik_matrix_set[lb] {
-                        turned = Some(fk::rotation_matrix(q));
-                    }
-                    inst.ik_rotation[lb] = q;
-                    inst.ik_solved[lb] = true;
-                    if model.ik_retained[lb] {
-                        inst.ik_history[lb] = q * pose.conjugate();
-                    }
-                }
+            let mut link = LinkState::load(inst, lb);
+            // A retained link starts its first step from its carried IK rotation, and takes
+            // it even when the step makes no turn.
+            let retained_now = iteration == 0 && plan.retained;
+            let pose = inst.pose_rotation[lb];
+            if retained_now {
+                link.set_rotation(inst.ik_history[lb] * pose);
             }
-            let from = s.chain_from[i] as usize;
-            match turned {
-                Some(m) if path => {
-                    let relative = fk::relative_to_rest(model, lb, m, inst.pose_translation[lb]);
-                    inst.chain_relative[from] = relative;
-                    effector = refresh_path(model, inst, &s.chain, from, relative);
+            if link.turn(plan, &step, reflect).is_none() {
+                if !retained_now {
+                    continue;
                 }
-                _ => {
-                    relink(model, inst, lb, from);
-                    refresh_chain(model, inst, &s.chain, from);
-                    effector = inst.world_position[target];
-                }
+                link.solved = true;
             }
+            let q = link.store(inst, lb);
+            if plan.retained {
+                inst.ik_history[lb] = q * pose.conjugate();
+            }
+            let from = plan.slot as usize;
+            if model.append[lb].is_none() {
+                slots_used[from] = ChainSlot::load(model, inst, lb);
+            }
+            chain::refresh_bones(model, inst, slots_used, &s.chain, from);
+            effector = inst.world_position[target];
             moved = true;
         }
         if within_tolerance(effector, goal) {
             break;
         }
     }
-    finish(model, inst, s, moved, drop_grant);
+    inst.chain_slots = slots;
+    moved
 }
 
 /// `effector.distance(goal) <= TOLERANCE`, without the square root: correctly rounded
@@ -285,87 +307,6 @@ fn within_tolerance(effector: Vec3A, goal: Vec3A) -> bool {
 
 /// The largest f32 whose square root rounds to at most [`TOLERANCE`].
 const TOLERANCE_SQUARED: f32 = f32::from_bits(0x322b_cc77);
-
-/// After a solve: refresh everything depending on the links (their local rotations
-/// included) and forget the matrices the steps built.
-fn finish(model: &Model, inst: &mut Instance, s: &IkSolver, moved: bool, drop_grant: bool) {
-    for link in &s.links {
-        ik_rotation(inst, link.bone as usize);
-    }
-    if moved || drop_grant {
-        refresh(model, inst, &s.dependents);
-    }
-    for link in &s.links {
-        inst.ik_matrix_set[link.bone as usize] = false;
-    }
-}
-
-/// Chain bone `b` (slot `k`) without a grant: cache its transform relative to rest, from the
-/// matrix its last IK step built (or its rotation's), as `fk::update_bone_with` would compute
-/// it. Called for the whole chain when a solve starts and for a link after its step.
-#[inline]
-fn relink(model: &Model, inst: &mut Instance, b: usize, k: usize) {
-    if model.append[b].is_none() {
-        let m = fk::ik_matrix(inst, b)
-            .unwrap_or_else(|| fk::rotation_matrix(fk::own_rotation(inst, b)));
-        inst.chain_relative[k] = fk::relative_to_rest(model, b, m, inst.pose_translation[b]);
-    }
-}
-
-/// Recompute the world matrices of chain slots `from..` while solving: bones without a grant
-/// from their cached transform relative to rest (same arithmetic as a full update), others
-/// in full. Local rotations are written once the solve ends (`dependents`).
-#[inline]
-fn refresh_chain(model: &Model, inst: &mut Instance, chain: &[u32], from: usize) {
-    for (k, &b) in chain.iter().enumerate().skip(from) {
-        let b = b as usize;
-        if model.append[b].is_none() {
-            let relative = inst.chain_relative[k];
-            if relative == Affine3A::IDENTITY {
-                // At rest relative to its parent (an unanimated effector).
-                fk::place_at_rest(model, inst, b);
-            } else {
-                fk::place(model, inst, b, relative);
-            }
-        } else {
-            fk::update_bone_with(model, inst, b, fk::ik_matrix(inst, b));
-        }
-    }
-}
-
-/// [`refresh_chain`] for a plain chain that is a parent path ending at the effector: slot
-/// `from` (the link just turned) from `turned`, its relative to rest, and every slot from the
-/// matrices just computed for its parent (kept in registers rather than read back from the
-/// instance). Returns the effector's world position.
-#[inline]
-fn refresh_path(
-    model: &Model,
-    inst: &mut Instance,
-    chain: &[u32],
-    from: usize,
-    turned: Affine3A,
-) -> Vec3A {
-    let p = model.parent[chain[from] as usize];
-    let mut parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
-    let mut position = Vec3A::ZERO;
-    for (k, &b) in chain.iter().enumerate().skip(from) {
-        let b = b as usize;
-        let (skin, at) = if k == from {
-            fk::place_under(model, inst, b, parent_skin, turned)
-        } else {
-            let relative = inst.chain_relative[k];
-            if relative == Affine3A::IDENTITY {
-                // At rest relative to its parent (an unanimated effector).
-                fk::place_at_rest_under(model, inst, b, parent_skin)
-            } else {
-                fk::place_under(model, inst, b, parent_skin, relative)
-            }
-        };
-        parent_skin = Some(skin);
-        position = at;
-    }
-    position
-}
 
 /// Recompute `bones`, links with the rotation matrix their last IK step built.
 fn refresh(model: &Model, inst: &mut Instance, bones: &[u32]) {

@@ -1,11 +1,9 @@
 //! One CCD link step: the turn that brings the link's effector direction toward the goal's,
 //! for unlimited links, limited links and single-axis links already on their axis.
 
-use super::d3dx::{atan2, axis_matrix, dot, normalize, then, to_frame};
-use super::limits::{
-    clamp_euler, euler_order, first_applied_angle, first_applied_axis, into_range, single_axis,
-    unit_axis,
-};
+use super::d3dx::{atan2, dot, normalize, then, to_frame};
+use super::limits::{clamp_euler, first_applied_angle, into_range, unit_axis};
+use super::plan::SingleAxis;
 use crate::fk;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat, Vec3A};
@@ -52,7 +50,7 @@ impl Step {
     /// alignment with the cross product).
     /// `current`: the link's rotation before the step, its IK result when a solver turned it
     /// this frame, else its animated rotation (without its grant either way).
-    #[inline]
+    #[inline(always)]
     pub(super) fn free(&self, current: Quat) -> Option<Quat> {
         let cross = self.parent_cross();
         if cross.length_squared() < 1e-10 {
@@ -118,9 +116,10 @@ impl Step {
         Some((current * turn).normalize())
     }
 
-    /// The turn a limited link's step makes (parent frame), before limits.
+    /// The turn a limited link's step makes (parent frame), before limits. `single`: the
+    /// axis of a link limited on one axis alone.
     #[inline]
-    fn limited_turn(&self, l: &LinkLimits, reflect: bool) -> Option<Quat> {
+    fn limited_turn(&self, single: Option<usize>, reflect: bool) -> Option<Quat> {
         let cross = self.parent_cross();
         let unit_cross = || {
             if cross.length_squared() > 0.0 {
@@ -130,7 +129,7 @@ impl Step {
             }
         };
         let mut angle = self.angle();
-        let axis = match (single_axis(l), self.fixed) {
+        let axis = match (single, self.fixed) {
             (Some(i), _) if reflect => {
                 let a = unit_axis(i);
                 if cross.dot(a) < 0.0 { -a } else { a }
@@ -148,52 +147,50 @@ impl Step {
     }
 
     /// Limited link (see the module doc) turned from `current`: the rotation, its matrix and,
-    /// for a link limited on one axis, its angle about that axis.
+    /// for a link limited on axis `single` alone, its angle about that axis.
     pub(super) fn limited(
         &self,
         current: Quat,
         l: &LinkLimits,
+        single: Option<usize>,
         reflect: bool,
     ) -> Option<(Quat, Mat3A, f32)> {
-        let turn = self.limited_turn(l, reflect)?;
+        let turn = self.limited_turn(single, reflect)?;
         let (q, m, e) = clamp_euler(then(current, turn), l, reflect);
-        Some((q, m, single_axis(l).map_or(0.0, |i| e[i])))
+        Some((q, m, single.map_or(0.0, |i| e[i])))
     }
 
-    /// Whether [`Step::on_axis`] applies to a link limited on axis `i` alone that sits on
-    /// that axis: always in the first half; in the second half when `i` is the axis its
-    /// Euler order applies first (a knee limited beyond ±90° on X, decomposed as Z·Y·X).
-    pub(super) fn on_axis_applies(l: &LinkLimits, i: usize, reflect: bool) -> bool {
-        reflect || i == first_applied_axis(euler_order(l))
-    }
-
-    /// A link limited on axis `i` alone that an earlier step of this solve left at angle `e0`
-    /// about that axis (its other Euler angles clamped to zero), turned without composing
-    /// and decomposing rotations:
+    /// A link limited on one axis alone (`single`) that an earlier step of this solve left at
+    /// angle `e0` about that axis (its other Euler angles clamped to zero), turned without
+    /// composing and decomposing rotations. It applies in the first half, and in the second
+    /// half when the axis is the one its Euler order applies first (a knee limited beyond
+    /// ±90° on X, decomposed as Z·Y·X: `SingleAxis::first_applied`):
     /// - first half: the turn is about ±axis i, so the decomposition of the product would
     ///   return e0 ± the capped angle;
     /// - second half: axis i is applied first in the Euler order, so turn × R_i(e0) has the
     ///   turn's own Euler angle about i plus e0 (and the turn's other two angles, which the
     ///   limits clamp to zero).
     ///
-    /// The sum is wrapped into atan2's range, brought into the limits as `clamp_to_limits`
-    /// does and the matrix rebuilt from it. Returns `None` when the step makes no turn.
-    #[inline]
+    /// The sum is wrapped into atan2's range and brought into the limits as
+    /// `clamp_to_limits` does; the caller rebuilds the matrix from it (`d3dx::axis_matrix`).
+    /// Returns `None` when the step makes no turn.
+    #[inline(always)]
     pub(super) fn on_axis(
         &self,
         l: &LinkLimits,
-        i: usize,
+        single: &SingleAxis,
         e0: f32,
         reflect: bool,
-    ) -> Option<(Mat3A, f32)> {
+    ) -> Option<f32> {
+        let i = single.axis;
         let delta = if reflect {
             let turn = self.capped(self.angle());
             // The sign of the cross product's component along the axis, in the parent frame.
             let cross = dot(self.parent.col(i), self.from_effector.cross(self.from_goal));
             if cross < 0.0 { -turn } else { turn }
         } else {
-            let turn = fk::rotation_matrix(self.limited_turn(l, false)?);
-            let (y, x) = first_applied_angle(&turn, euler_order(l));
+            let turn = fk::rotation_matrix(self.limited_turn(Some(i), false)?);
+            let (y, x) = first_applied_angle(&turn, single.order);
             atan2(y, x)
         };
         let mut e = e0 + delta;
@@ -202,8 +199,7 @@ impl Step {
         } else if e < -PI {
             e += 2.0 * PI;
         }
-        let e = into_range(e, l.min[i], l.max[i], reflect);
-        Some((axis_matrix(i, e), e))
+        Some(into_range(e, l.min[i], l.max[i], reflect))
     }
 }
 

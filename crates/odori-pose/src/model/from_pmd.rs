@@ -126,6 +126,8 @@ impl Model {
                 chain: Vec::new(),
                 chain_from: Vec::new(),
                 dependents: Vec::new(),
+                plans: Vec::new(),
+                plain_path: false,
             });
         }
         // PMD runs IK in the order of its IK list, not by bone index.

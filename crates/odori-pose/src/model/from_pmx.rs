@@ -123,6 +123,8 @@ impl Model {
                 chain: Vec::new(),
                 chain_from: Vec::new(),
                 dependents: Vec::new(),
+                plans: Vec::new(),
+                plain_path: false,
             });
         }
         let morphs = compile_morphs(pmx, &mut diags);

@@ -3,6 +3,7 @@
 
 mod from_pmd;
 mod from_pmx;
+mod ik_runs;
 mod order;
 
 use glam::{Quat, Vec3A, Vec4};
@@ -60,16 +61,32 @@ pub struct IkSolver {
     /// (descendants and append followers), in evaluation order, restricted to bones already
     /// evaluated when the solver runs.
     pub dependents: Vec<u32>,
+    /// Per link, in link order: what its steps need (`ik::plan`).
+    pub plans: Vec<crate::ik::LinkPlan>,
+    /// The chain is a plain parent path, solved by the register-held loop
+    /// (`ik::plan::is_plain_path`).
+    pub plain_path: bool,
 }
 
-/// One deform layer's work: a world pass over `bones`, then `solvers` in order, then a refresh
-/// of the `post_ik` bones (ranges into [`Model::order`], [`Model::solvers`] and
-/// [`Model::post_ik`]).
+/// One deform layer's work: a world pass over `bones`, then `solvers` in order (run as
+/// `ik_runs`), then a refresh of the `post_ik` bones (ranges into [`Model::order`],
+/// [`Model::solvers`], [`Model::ik_runs`] and [`Model::post_ik`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
     pub bones: Range<usize>,
     pub solvers: Range<usize>,
+    pub ik_runs: Range<usize>,
     pub post_ik: Range<usize>,
+}
+
+/// One entry of a step's IK schedule: solver `first` alone (`second` is [`NONE`]), or two
+/// independent plain-path solvers solved side by side (`ik::solve_pair`), with the results of
+/// solving `first` and then `second`. A pair may run ahead of solvers listed between its two
+/// only when the order makes no difference (`ik_runs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IkRun {
+    pub first: u32,
+    pub second: u32,
 }
 
 /// A morph, resolved to indices.
@@ -175,8 +192,10 @@ pub struct Model {
     pub order: Vec<u32>,
     /// Bone → position in `order`.
     pub order_pos: Vec<u32>,
-    /// Solvers in the order they run.
+    /// Solvers in the order MMD runs them.
     pub solvers: Vec<IkSolver>,
+    /// Each step's solvers as they are run here, independent pairs side by side.
+    pub ik_runs: Vec<IkRun>,
     /// The before-physics pass, layer by layer.
     pub before_physics: Vec<Step>,
     /// The after-physics pass, layer by layer.
@@ -259,6 +278,7 @@ impl Model {
             order: Vec::new(),
             order_pos: Vec::new(),
             solvers: parts.solvers,
+            ik_runs: Vec::new(),
             before_physics: Vec::new(),
             after_physics_steps: Vec::new(),
             order_dependent: Vec::new(),

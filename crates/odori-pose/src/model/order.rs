@@ -74,6 +74,7 @@ pub(super) fn schedule(model: &mut Model, solver_list: Option<&[u32]>) {
         let step = Step {
             bones: start..end,
             solvers: solver_start..solver_cursor,
+            ik_runs: 0..0,
             post_ik: post_start..model.post_ik.len(),
         };
         if key(start).0 {
@@ -114,12 +115,29 @@ pub(super) fn schedule(model: &mut Model, solver_list: Option<&[u32]>) {
                 .collect();
             model.solvers[si].chain = chain;
             model.solvers[si].dependents = dependents;
+            model.solvers[si].plans = crate::ik::plan::link_plans(model, &model.solvers[si]);
+            model.solvers[si].plain_path =
+                crate::ik::plan::is_plain_path(model, &model.solvers[si]);
             let target = model.solvers[si].target;
             if model.order_pos[target as usize] as usize >= step.bones.end
                 && !model.late_effectors.contains(&target)
             {
                 model.late_effectors.push(target);
             }
+        }
+    }
+
+    // Each step's IK runs, once every solver's lists are known.
+    model.ik_runs.clear();
+    let before = model.before_physics.len();
+    for (i, step) in steps.iter().enumerate() {
+        let start = model.ik_runs.len();
+        let runs = super::ik_runs::schedule(model, step.solvers.clone());
+        model.ik_runs.extend(runs);
+        let range = start..model.ik_runs.len();
+        match i.checked_sub(before) {
+            None => model.before_physics[i].ik_runs = range,
+            Some(j) => model.after_physics_steps[j].ik_runs = range,
         }
     }
 }

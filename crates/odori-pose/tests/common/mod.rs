@@ -148,6 +148,58 @@ pub fn rig() -> Pmx {
     }
 }
 
+/// [`rig`] with a right leg mirroring the left (bones 13–18: 右足, 右ひざ, 右足首, 右つま先,
+/// 右足ＩＫ, 右つま先ＩＫ), so that its two leg solvers and two toe solvers are independent.
+pub fn two_legged_rig() -> Pmx {
+    let mut pmx = rig();
+    let n = pmx.bones.len() as i32;
+    let mirror = |i: usize, name: &str, parent: i32| {
+        let mut b = pmx.bones[i].clone();
+        b.name = name.into();
+        b.position[0] = -b.position[0];
+        b.parent = parent;
+        b
+    };
+    let (thigh, knee, ankle, toe, leg_ik) = (n, n + 1, n + 2, n + 3, n + 4);
+    let mut right = vec![
+        mirror(3, "右足", 2),
+        mirror(KNEE, "右ひざ", thigh),
+        mirror(ANKLE, "右足首", knee),
+        mirror(TOE, "右つま先", ankle),
+        mirror(LEG_IK, "右足ＩＫ", 0),
+        mirror(TOE_IK, "右つま先ＩＫ", leg_ik),
+    ];
+    let ik = right[4].ik.as_mut().unwrap();
+    ik.target = ankle;
+    ik.links[0].bone = knee;
+    ik.links[1].bone = thigh;
+    let ik = right[5].ik.as_mut().unwrap();
+    ik.target = toe;
+    ik.links[0].bone = ankle;
+    pmx.bones.extend(right);
+    pmx
+}
+
+/// [`dance`] with the right foot stepping too, out of reach at frame 20.
+pub fn two_legged_dance() -> Vmd {
+    let mut vmd = dance();
+    let flat = [20, 20, 107, 107];
+    vmd.bones.extend([
+        key("右足ＩＫ", 0, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], flat),
+        key(
+            "右足ＩＫ",
+            20,
+            [-0.5, 3.0, 4.0],
+            [0.0, 0.2, 0.0, 0.98],
+            [30, 0, 90, 127],
+        ),
+        key("右足ＩＫ", 45, [0.2, 1.0, -0.5], [0.0, 0.0, 0.0, 1.0], flat),
+        key("下半身", 0, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], flat),
+        key("下半身", 35, [0.0, 0.0, 0.0], [0.0, 0.1, 0.05, 0.99], flat),
+    ]);
+    vmd
+}
+
 /// A bone key at `frame` with one Bezier curve (bytes x1, y1, x2, y2) for every channel.
 pub fn key(name: &str, frame: u32, t: [f32; 3], r: [f32; 4], curve: [u8; 4]) -> BoneKey {
     let c = odori_format::vmd::Bezier::from_bytes(curve[0], curve[1], curve[2], curve[3]);

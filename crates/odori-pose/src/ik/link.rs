@@ -1,0 +1,175 @@
+//! One link's state while its solver runs, and the turn one step gives it (which of the
+//! step forms of `step` applies, and what it leaves behind for the next step).
+
+use super::d3dx::{axis_matrix, matrix_quat};
+use super::plan::LinkPlan;
+use super::step::Step;
+use crate::fk;
+use crate::instance::Instance;
+use glam::{Mat3A, Quat};
+
+/// A link during a solve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LinkState {
+    /// Its local rotation before its grant: its IK result once a solver turned it this frame,
+    /// else its animated rotation. Out of date while `pending`.
+    rotation: Quat,
+    /// The rotation matrix its last limited step built (valid while `matrix_set`): MMD's
+    /// rebuilt matrix, which FK uses for the link while the solver runs.
+    pub(crate) matrix: Mat3A,
+    pub(crate) matrix_set: bool,
+    /// With `matrix_set`, for a link limited on one axis: its angle about that axis.
+    angle: f32,
+    /// `rotation` is still to be computed from `matrix` (only a later step that starts from
+    /// it, or the end of the solve, reads it).
+    pending: bool,
+    /// Some solver turned it this frame (`Instance::ik_solved`).
+    pub(crate) solved: bool,
+}
+
+impl LinkState {
+    pub(crate) const IDLE: LinkState = LinkState {
+        rotation: Quat::IDENTITY,
+        matrix: Mat3A::IDENTITY,
+        matrix_set: false,
+        angle: 0.0,
+        pending: false,
+        solved: false,
+    };
+
+    /// A link before its solver's first step: `rotation` is its rotation before its grant
+    /// (`fk::own_rotation`), `solved` whether an earlier solver turned it this frame.
+    #[inline]
+    pub(crate) fn start(rotation: Quat, solved: bool) -> LinkState {
+        LinkState {
+            rotation,
+            solved,
+            ..LinkState::IDLE
+        }
+    }
+
+    /// Link `b` as the instance's per-bone arrays hold it (the general loop, which keeps
+    /// them current after every step).
+    #[inline]
+    pub(crate) fn load(inst: &Instance, b: usize) -> LinkState {
+        LinkState {
+            rotation: fk::own_rotation(inst, b),
+            matrix: inst.ik_matrix[b],
+            matrix_set: inst.ik_matrix_set[b],
+            angle: inst.ik_angle[b],
+            pending: false,
+            solved: inst.ik_solved[b],
+        }
+    }
+
+    /// Write the link back to bone `b`'s per-bone arrays; returns its rotation.
+    #[inline]
+    pub(crate) fn store(&mut self, inst: &mut Instance, b: usize) -> Quat {
+        let q = self.rotation();
+        inst.ik_rotation[b] = q;
+        inst.ik_solved[b] = self.solved;
+        inst.ik_matrix[b] = self.matrix;
+        inst.ik_matrix_set[b] = self.matrix_set;
+        inst.ik_angle[b] = self.angle;
+        q
+    }
+
+    /// The link's rotation, computed from its matrix if a step left it pending.
+    #[inline]
+    pub(crate) fn rotation(&mut self) -> Quat {
+        if self.pending {
+            self.rotation = matrix_quat(&self.matrix);
+            self.pending = false;
+        }
+        self.rotation
+    }
+
+    /// Replace the rotation a step starts from (IK history carried between evaluations).
+    #[inline]
+    pub(crate) fn set_rotation(&mut self, q: Quat) {
+        self.rotation = q;
+        self.pending = false;
+    }
+
+    /// Turn the link by `step` (see the rules in the `ik` module doc). Returns the rotation
+    /// matrix it now has, for the refresh of the chain below it, or `None` when the step
+    /// makes no turn.
+    #[inline]
+    pub(super) fn turn(&mut self, plan: &LinkPlan, step: &Step, reflect: bool) -> Option<Mat3A> {
+        let turn = self.begin_turn(plan, step, reflect);
+        self.end_turn(turn)
+    }
+
+    /// The first part of [`LinkState::turn`], up to the new angle of a link turning about its
+    /// single axis (whose matrix [`LinkState::end_turn`] builds): two solvers side by side
+    /// place each one's arc-cosine or arc-tangent, then each one's sine and cosine, next to
+    /// each other (`path::run_pair`).
+    #[inline(always)]
+    pub(super) fn begin_turn(&mut self, plan: &LinkPlan, step: &Step, reflect: bool) -> Turn {
+        if let (Some(single), Some(l)) = (&plan.single, &plan.limits)
+            && self.matrix_set
+            && (reflect || single.first_applied)
+        {
+            // An earlier step of this solve left it on its axis: add angles.
+            return match step.on_axis(l, single, self.angle, reflect) {
+                Some(angle) => Turn::Axis {
+                    axis: single.axis,
+                    angle,
+                },
+                None => Turn::None,
+            };
+        }
+        let current = self.rotation();
+        let turned = match &plan.limits {
+            Some(l) => {
+                let single = plan.single.map(|s| s.axis);
+                step.limited(current, l, single, reflect).map(|(q, m, e)| {
+                    self.matrix = m;
+                    self.matrix_set = true;
+                    self.angle = e;
+                    self.rotation = q;
+                    self.solved = true;
+                    m
+                })
+            }
+            None => step.free(current).map(|q| {
+                self.rotation = q;
+                self.solved = true;
+                // A link listed twice, once with limits, keeps the matrix its limited step
+                // built, as FK reads it.
+                if self.matrix_set {
+                    self.matrix
+                } else {
+                    fk::rotation_matrix(q)
+                }
+            }),
+        };
+        turned.map_or(Turn::None, Turn::Matrix)
+    }
+
+    /// The rest of [`LinkState::turn`].
+    #[inline(always)]
+    pub(super) fn end_turn(&mut self, turn: Turn) -> Option<Mat3A> {
+        match turn {
+            Turn::None => None,
+            Turn::Matrix(m) => Some(m),
+            Turn::Axis { axis, angle } => {
+                let m = axis_matrix(axis, angle);
+                self.matrix = m;
+                self.angle = angle;
+                self.pending = true;
+                Some(m)
+            }
+        }
+    }
+}
+
+/// A turn between [`LinkState::begin_turn`] and [`LinkState::end_turn`].
+pub(super) enum Turn {
+    /// The step makes no turn.
+    None,
+    /// The link turned to this rotation matrix.
+    Matrix(Mat3A),
+    /// The link turns to `angle` about its single axis `axis`.
+    Axis { axis: usize, angle: f32 },
+}

@@ -1,0 +1,210 @@
+//! The solve loop for the common chain: a plain parent path from the top link down to the
+//! effector (legs, toes, most hair; `plan::is_plain_path`).
+//!
+//! Nothing outside the chain reads it while it is solved (no grant on it), so a solve keeps
+//! the chain's matrices in its slots and each link's state in a [`LinkState`], and writes
+//! them to the bones once, when it ends. The arithmetic is the general loop's, operation for
+//! operation; only the bookkeeping differs.
+//!
+//! A solve is a cursor ([`PathSolve`]) advanced one link visit at a time, so that two
+//! independent solvers (a pair of legs: `model::IkRun`) can advance in lockstep. Each step is
+//! one long dependent chain (normalise, arc-cosine, sine and cosine, matrix products) that
+//! leaves most of the processor idle; two chains side by side fill it. Each solver's own
+//! sequence of operations is unchanged, so its results are too.
+
+use super::chain::{ChainSlot, refresh_path};
+use super::link::{LinkState, Turn};
+use super::step::Step;
+use super::{Directions, directions, within_tolerance};
+use crate::fk;
+use crate::instance::Instance;
+use crate::model::{IkSolver, Model, NONE};
+use glam::{Affine3A, Mat3A, Vec3A};
+
+/// One plain-path solve in progress.
+pub(super) struct PathSolve<'a> {
+    model: &'a Model,
+    s: &'a IkSolver,
+    slots: &'a mut [ChainSlot],
+    links: &'a mut [LinkState],
+    /// Skinning matrix of the top slot's parent (`None` for a root), and its rotation.
+    outer: Option<Affine3A>,
+    outer_rotation: Mat3A,
+    goal: Vec3A,
+    effector: Vec3A,
+    iteration: usize,
+    /// The link the next visit looks at.
+    next_link: usize,
+    done: bool,
+    moved: bool,
+}
+
+/// A link about to take a step.
+pub(super) struct Visit {
+    link: usize,
+    step: Step,
+    reflect: bool,
+}
+
+impl<'a> PathSolve<'a> {
+    /// Solver `si` (a plain path) starting from `effector` toward `goal`, its chain and links
+    /// loaded from `inst` into `slots` and `links`.
+    pub(super) fn start(
+        model: &'a Model,
+        inst: &Instance,
+        si: usize,
+        goal: Vec3A,
+        effector: Vec3A,
+        slots: &'a mut [ChainSlot],
+        links: &'a mut [LinkState],
+    ) -> PathSolve<'a> {
+        let s = &model.solvers[si];
+        let top_parent = model.parent[s.chain[0] as usize];
+        let outer = (top_parent != NONE).then(|| inst.skinning[top_parent as usize]);
+        let slots = &mut slots[..s.chain.len()];
+        for (slot, &b) in slots.iter_mut().zip(&s.chain) {
+            *slot = ChainSlot::load(model, inst, b as usize);
+        }
+        let links = &mut links[..s.plans.len()];
+        for (link, plan) in links.iter_mut().zip(&s.plans) {
+            let b = plan.bone as usize;
+            *link = LinkState::start(fk::own_rotation(inst, b), inst.ik_solved[b]);
+        }
+        PathSolve {
+            model,
+            s,
+            slots,
+            links,
+            outer,
+            outer_rotation: outer.map_or(Mat3A::IDENTITY, |o| o.matrix3),
+            goal,
+            effector,
+            iteration: 0,
+            next_link: 0,
+            done: s.iterations == 0,
+            moved: false,
+        }
+    }
+
+    /// The next link that takes a step, or `None` once the solve is over: past the last
+    /// iteration, within tolerance at the end of an iteration, or stopped by an aligned link.
+    #[inline(always)]
+    pub(super) fn visit(&mut self) -> Option<Visit> {
+        let iterations = self.s.iterations as usize;
+        while !self.done {
+            if self.next_link == self.s.plans.len() {
+                self.next_link = 0;
+                self.iteration += 1;
+                self.done =
+                    within_tolerance(self.effector, self.goal) || self.iteration == iterations;
+                continue;
+            }
+            let link = self.next_link;
+            self.next_link += 1;
+            let plan = &self.s.plans[link];
+            if plan.is_effector {
+                continue;
+            }
+            let k = plan.slot as usize;
+            let (from_effector, from_goal) =
+                match directions(self.slots[k].position, self.effector, self.goal) {
+                    Directions::Apart(e, g) => (e, g),
+                    Directions::Degenerate => continue,
+                    Directions::Aligned if self.model.ik_rules.stop_when_aligned => {
+                        self.done = true;
+                        continue;
+                    }
+                    Directions::Aligned => continue,
+                };
+            return Some(Visit {
+                link,
+                step: Step {
+                    from_effector,
+                    from_goal,
+                    parent: match k {
+                        0 => self.outer_rotation,
+                        _ => self.slots[k - 1].skin.matrix3,
+                    },
+                    cap: plan.cap,
+                    fixed: plan.fixed,
+                },
+                reflect: self.iteration < iterations / 2,
+            });
+        }
+        None
+    }
+
+    /// The visited link's step: the rotation matrix it turned to, or `None` for no turn.
+    #[inline]
+    pub(super) fn turn(&mut self, v: &Visit) -> Option<Mat3A> {
+        self.links[v.link].turn(&self.s.plans[v.link], &v.step, v.reflect)
+    }
+
+    /// [`PathSolve::turn`] in two parts (`LinkState::begin_turn`, `end_turn`).
+    #[inline(always)]
+    fn begin_turn(&mut self, v: &Visit) -> Turn {
+        self.links[v.link].begin_turn(&self.s.plans[v.link], &v.step, v.reflect)
+    }
+
+    #[inline(always)]
+    fn end_turn(&mut self, v: &Visit, turn: Turn) -> Option<Mat3A> {
+        self.links[v.link].end_turn(turn)
+    }
+
+    /// After the visited link turned to `m`: refresh the chain below it.
+    #[inline(always)]
+    pub(super) fn refresh(&mut self, v: &Visit, m: Mat3A) {
+        let k = self.s.plans[v.link].slot as usize;
+        self.effector = refresh_path(self.slots, k, self.outer, m);
+        self.moved = true;
+    }
+
+    /// Run the solve to its end.
+    pub(super) fn run(&mut self) {
+        while let Some(v) = self.visit() {
+            if let Some(m) = self.turn(&v) {
+                self.refresh(&v, m);
+            }
+        }
+    }
+
+    /// Write the chain's matrices and the links' state to the instance; returns whether a
+    /// link turned.
+    pub(super) fn write_back(self, inst: &mut Instance) -> bool {
+        for (slot, &b) in self.slots.iter().zip(&self.s.chain) {
+            inst.skinning[b as usize] = slot.skin;
+            inst.world_position[b as usize] = slot.position;
+        }
+        for (link, plan) in self.links.iter_mut().zip(&self.s.plans) {
+            let b = plan.bone as usize;
+            if link.solved {
+                inst.ik_rotation[b] = link.rotation();
+                inst.ik_solved[b] = true;
+            }
+            inst.ik_matrix[b] = link.matrix;
+            inst.ik_matrix_set[b] = link.matrix_set;
+        }
+        self.moved
+    }
+}
+
+/// Run two independent plain-path solves side by side: each part of a step of one (link
+/// visit, the two parts of its turn, refresh) next to the same part of the other's.
+pub(super) fn run_pair(a: &mut PathSolve, b: &mut PathSolve) {
+    loop {
+        let (va, vb) = (a.visit(), b.visit());
+        if va.is_none() && vb.is_none() {
+            return;
+        }
+        let ta = va.as_ref().map(|v| a.begin_turn(v));
+        let tb = vb.as_ref().map(|v| b.begin_turn(v));
+        let ma = va.as_ref().zip(ta).and_then(|(v, t)| a.end_turn(v, t));
+        let mb = vb.as_ref().zip(tb).and_then(|(v, t)| b.end_turn(v, t));
+        if let (Some(v), Some(m)) = (&va, ma) {
+            a.refresh(v, m);
+        }
+        if let (Some(v), Some(m)) = (&vb, mb) {
+            b.refresh(v, m);
+        }
+    }
+}

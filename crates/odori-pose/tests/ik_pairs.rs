@@ -1,0 +1,135 @@
+//! Independent IK solvers (a pair of legs, a pair of toes) are solved side by side
+//! (`Model::ik_runs`, `ik::solve_pair`). That must give, bit for bit, what solving every
+//! solver alone in MMD's order gives, and solvers that depend on each other must not pair.
+
+mod common;
+
+use odori_format::sjis::SjisName;
+use odori_format::vmd::{IkState, PropertyKey};
+use odori_format::{Pmd, Pmx, Vmd};
+use odori_pose::model::{IkRun, NONE};
+use odori_pose::{Instance, Model, Motion};
+
+/// `model` with every step's solvers run one at a time, in MMD's order.
+fn sequential(model: &Model) -> Model {
+    let mut m = model.clone();
+    let mut runs = Vec::new();
+    for step in m
+        .before_physics
+        .iter_mut()
+        .chain(m.after_physics_steps.iter_mut())
+    {
+        let start = runs.len();
+        runs.extend(step.solvers.clone().map(|s| IkRun {
+            first: s as u32,
+            second: NONE,
+        }));
+        step.ik_runs = start..runs.len();
+    }
+    m.ik_runs = runs;
+    m
+}
+
+/// Evaluate `frames` with the paired and the sequential schedule; every world and skinning
+/// matrix must match bit for bit. Returns how many frames some IK link turned in.
+fn assert_pairing_changes_nothing(model: &Model, motion: &Motion, frames: &[f32]) -> usize {
+    let alone = sequential(model);
+    assert!(
+        model.ik_runs.iter().any(|r| r.second != NONE),
+        "{}: no solvers paired",
+        model.name
+    );
+    let (mut paired_inst, mut alone_inst) =
+        (Instance::new(model, motion), Instance::new(&alone, motion));
+    let bits = |a: glam::Affine3A| a.to_cols_array().map(f32::to_bits);
+    let mut solved_frames = 0;
+    for &f in frames {
+        paired_inst.evaluate(model, motion, f);
+        alone_inst.evaluate(&alone, motion, f);
+        for b in 0..model.bone_count() {
+            assert_eq!(
+                (bits(paired_inst.world(b)), bits(paired_inst.skinning[b])),
+                (bits(alone_inst.world(b)), bits(alone_inst.skinning[b])),
+                "{}: bone {} ({}) at frame {f}",
+                model.name,
+                b,
+                model.bone_names[b]
+            );
+        }
+        solved_frames += paired_inst.ik_solved.iter().any(|&s| s) as usize;
+    }
+    solved_frames
+}
+
+fn solver(model: &Model, ik_bone: &str) -> u32 {
+    let b = model.find_bone(ik_bone).unwrap() as u32;
+    model.solvers.iter().position(|s| s.bone == b).unwrap() as u32
+}
+
+#[test]
+fn legs_pair_with_legs_and_toes_with_toes_never_a_leg_with_its_own_toe() {
+    let model = Model::from_pmx(&common::two_legged_rig()).unwrap();
+    let legs = (solver(&model, "左足ＩＫ"), solver(&model, "右足ＩＫ"));
+    let toes = (
+        solver(&model, "左つま先ＩＫ"),
+        solver(&model, "右つま先ＩＫ"),
+    );
+    let runs: Vec<(u32, u32)> = model.ik_runs.iter().map(|r| (r.first, r.second)).collect();
+    assert_eq!(runs, vec![legs, toes]);
+}
+
+#[test]
+fn paired_solves_match_solving_one_after_the_other_on_the_rig() {
+    let model = Model::from_pmx(&common::two_legged_rig()).unwrap();
+    let mut vmd = common::two_legged_dance();
+    // The right leg's IK switched off for frames 25–34: a pair then runs one solver alone.
+    let ik = |name: &str, enabled: u8| IkState {
+        name: SjisName::new(name),
+        enabled,
+    };
+    vmd.properties = vec![
+        PropertyKey {
+            frame: 25,
+            visible: 1,
+            ik: vec![ik("左足ＩＫ", 1), ik("右足ＩＫ", 0)],
+        },
+        PropertyKey {
+            frame: 35,
+            visible: 1,
+            ik: vec![ik("左足ＩＫ", 1), ik("右足ＩＫ", 1)],
+        },
+    ];
+    let motion = Motion::from_vmd(&model, &vmd);
+    let frames: Vec<f32> = (0..=120).map(|h| h as f32 * 0.5).collect();
+    let solved = assert_pairing_changes_nothing(&model, &motion, &frames);
+    assert!(solved > 100, "IK turned links in only {solved} frames");
+}
+
+#[test]
+fn paired_solves_match_solving_one_after_the_other_on_real_models() {
+    let Some(dance) = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd") else {
+        return;
+    };
+    let vmd = Vmd::read(dance).unwrap();
+    let models = [
+        "assets/gene/Gene_light.pmx",
+        "assets/gene/Gene_light.pmd",
+        "assets/miku_v2/miku_v2.pmd",
+    ];
+    for path in models {
+        let Some(path) = odori_testkit::shared(path) else {
+            return;
+        };
+        let model = if path.extension().unwrap() == "pmx" {
+            Model::from_pmx(&Pmx::read(&path).unwrap()).unwrap()
+        } else {
+            Model::from_pmd(&Pmd::read(&path).unwrap()).unwrap()
+        };
+        let motion = Motion::from_vmd(&model, &vmd);
+        let frames: Vec<f32> = (0..=2 * motion.end_frame as usize)
+            .map(|h| h as f32 * 0.5)
+            .collect();
+        let solved = assert_pairing_changes_nothing(&model, &motion, &frames);
+        assert!(solved > frames.len() / 2, "{}: IK idle", path.display());
+    }
+}
