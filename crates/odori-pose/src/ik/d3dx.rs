@@ -86,20 +86,9 @@ pub(super) fn matrix_quat(m: &Mat3A) -> Quat {
     Quat::from_array(q)
 }
 
-/// atan2 evaluated in f64 and rounded, as MMD's runtime library rounds it.
-#[inline]
-pub(super) fn atan2(y: f32, x: f32) -> f32 {
-    (y as f64).atan2(x as f64) as f32
-}
-
 /// Rotation matrix about unit axis `i`, its sine and cosine evaluated in f64 (as D3DX).
 pub(super) fn axis_matrix(i: usize, angle: f32) -> Mat3A {
-    let (s, c) = if angle == 0.0 {
-        (angle, 1.0) // exact, sign of zero included
-    } else {
-        let (s, c) = (angle as f64).sin_cos();
-        (s as f32, c as f32)
-    };
+    let (s, c) = super::trig::sin_cos(angle);
     match i {
         0 => Mat3A::from_cols(Vec3A::X, Vec3A::new(0.0, c, s), Vec3A::new(0.0, -s, c)),
         1 => Mat3A::from_cols(Vec3A::new(c, 0.0, -s), Vec3A::Y, Vec3A::new(s, 0.0, c)),

@@ -2,7 +2,8 @@
 //! each angle brought into its range (reflected off the crossed bound during the first half
 //! of the iterations), and the rotation rebuilt (see the rules in the `ik` module doc).
 
-use super::d3dx::{atan2, axis_matrix, matrix_quat};
+use super::d3dx::{axis_matrix, matrix_quat};
+use super::trig::atan2;
 use crate::fk;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat, Vec3A};

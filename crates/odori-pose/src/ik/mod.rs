@@ -79,6 +79,7 @@ mod link;
 mod path;
 pub mod plan;
 mod step;
+mod trig;
 
 pub(crate) use chain::ChainSlot;
 pub(crate) use d3dx::then;

@@ -1,9 +1,10 @@
 //! One CCD link step: the turn that brings the link's effector direction toward the goal's,
 //! for unlimited links, limited links and single-axis links already on their axis.
 
-use super::d3dx::{atan2, dot, normalize, then, to_frame};
+use super::d3dx::{dot, normalize, then, to_frame};
 use super::limits::{clamp_euler, first_applied_angle, into_range, unit_axis};
 use super::plan::SingleAxis;
+use super::trig::atan2;
 use crate::fk;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat, Vec3A};

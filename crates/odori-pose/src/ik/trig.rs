@@ -1,0 +1,221 @@
+//! Sine, cosine and arc-tangent of f32 arguments, evaluated in f64 and rounded to f32 (as
+//! MMD's runtime evaluates them), inline.
+//!
+//! Any two f64 evaluations accurate to a couple of ulps round to the same f32, except when
+//! the exact value lies within those ulps of a point halfway between two f32s, about one
+//! argument in 10⁸. These are accurate to about one ulp (polynomials on a reduced argument
+//! with the minimax coefficients of Sun's fdlibm kernels), and the tests check that they give
+//! the platform's f32 on dense grids. What they save is the call: a leg solve makes about
+//! eighty of each, and the library routines handle every range of argument with branches.
+
+/// π/2 in two parts: the first has 33 significant bits, so k × it is exact for small k.
+const PIO2_HI: f64 = 1.570_796_326_734_125_614_17e0;
+const PIO2_LO: f64 = 6.077_100_506_506_192_249_32e-11;
+const FRAC_2_PI: f64 = std::f64::consts::FRAC_2_PI;
+
+/// Beyond this the reduction by one multiple of π/2 loses accuracy; the library handles it.
+const REDUCE_LIMIT: f64 = 1.0e5;
+
+/// `y` rounded to the nearest integer, ties to even, for |y| < 2⁵¹: adding 1.5 × 2⁵² leaves
+/// no fraction bits, so the sum rounds (without a library call, which `f64::round` is on the
+/// x86-64 baseline).
+#[inline(always)]
+fn round_to_even(y: f64) -> f64 {
+    const SHIFT: f64 = 6_755_399_441_055_744.0;
+    (y + SHIFT) - SHIFT
+}
+
+/// sin(r) for |r| ≤ π/4 (fdlibm's `__kernel_sin` coefficients).
+#[inline(always)]
+fn sin_kernel(r: f64) -> f64 {
+    const S1: f64 = -1.666_666_666_666_663_243_48e-01;
+    const S2: f64 = 8.333_333_333_322_489_461_24e-03;
+    const S3: f64 = -1.984_126_982_985_794_931_34e-04;
+    const S4: f64 = 2.755_731_370_707_006_767_89e-06;
+    const S5: f64 = -2.505_076_025_340_686_341_95e-08;
+    const S6: f64 = 1.589_690_995_211_550_102_21e-10;
+    let z = r * r;
+    let p = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
+    r + r * z * (S1 + z * p)
+}
+
+/// cos(r) for |r| ≤ π/4 (fdlibm's `__kernel_cos` coefficients and its rounding care).
+#[inline(always)]
+fn cos_kernel(r: f64) -> f64 {
+    const C1: f64 = 4.166_666_666_666_660_190_37e-02;
+    const C2: f64 = -1.388_888_888_887_410_957_49e-03;
+    const C3: f64 = 2.480_158_728_947_672_941_78e-05;
+    const C4: f64 = -2.755_731_435_139_066_330_35e-07;
+    const C5: f64 = 2.087_572_321_298_174_827_90e-09;
+    const C6: f64 = -1.135_964_755_778_819_482_65e-11;
+    let z = r * r;
+    let p = z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
+    let half = 0.5 * z;
+    let w = 1.0 - half;
+    w + (((1.0 - w) - half) + p)
+}
+
+/// (sin x, cos x) in f64, rounded to f32.
+#[inline]
+pub(super) fn sin_cos(x: f32) -> (f32, f32) {
+    if x == 0.0 {
+        return (x, 1.0); // exact, sign of zero included
+    }
+    let x = x as f64;
+    if !(x.abs() < REDUCE_LIMIT) {
+        let (s, c) = x.sin_cos();
+        return (s as f32, c as f32);
+    }
+    let k = round_to_even(x * FRAC_2_PI);
+    let r = (x - k * PIO2_HI) - k * PIO2_LO;
+    let (s, c) = (sin_kernel(r), cos_kernel(r));
+    let (s, c) = match (k as i64) & 3 {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    };
+    (s as f32, c as f32)
+}
+
+/// atan(t) for 0 ≤ t ≤ 1: fdlibm's breakpoints and polynomial.
+#[inline(always)]
+fn atan_unit(t: f64) -> f64 {
+    const AT: [f64; 11] = [
+        3.333_333_333_333_293_180_27e-01,
+        -1.999_999_999_987_648_324_76e-01,
+        1.428_571_427_250_346_637_11e-01,
+        -1.111_111_040_546_235_578_80e-01,
+        9.090_887_133_436_506_561_96e-02,
+        -7.691_876_205_044_829_994_95e-02,
+        6.661_073_137_387_531_206_69e-02,
+        -5.833_570_133_790_573_486_45e-02,
+        4.976_877_994_615_932_360_17e-02,
+        -3.653_157_274_421_691_552_70e-02,
+        1.628_582_011_536_578_236_23e-02,
+    ];
+    // atan of the breakpoints 0.5 and 1, in two parts each.
+    const ATAN_HALF: (f64, f64) = (
+        4.636_476_090_008_060_935_15e-01,
+        2.269_877_745_296_168_709_24e-17,
+    );
+    const ATAN_ONE: (f64, f64) = (
+        7.853_981_633_974_482_789_99e-01,
+        3.061_616_997_868_383_017_93e-17,
+    );
+    let (base, t) = if t < 0.4375 {
+        (None, t)
+    } else if t < 0.6875 {
+        (Some(ATAN_HALF), (2.0 * t - 1.0) / (2.0 + t))
+    } else {
+        (Some(ATAN_ONE), (t - 1.0) / (t + 1.0))
+    };
+    let z = t * t;
+    let w = z * z;
+    let s1 = z * (AT[0] + w * (AT[2] + w * (AT[4] + w * (AT[6] + w * (AT[8] + w * AT[10])))));
+    let s2 = w * (AT[1] + w * (AT[3] + w * (AT[5] + w * (AT[7] + w * AT[9]))));
+    match base {
+        None => t - t * (s1 + s2),
+        Some((hi, lo)) => hi - ((t * (s1 + s2) - lo) - t),
+    }
+}
+
+/// atan2(y, x) in f64, rounded to f32.
+#[inline]
+pub(super) fn atan2(y: f32, x: f32) -> f32 {
+    let (yd, xd) = (y as f64, x as f64);
+    let (ay, ax) = (yd.abs(), xd.abs());
+    // Zeros, infinities and NaNs: the library's conventions.
+    if !(ay > 0.0 && ax > 0.0 && ay.is_finite() && ax.is_finite()) {
+        return yd.atan2(xd) as f32;
+    }
+    // The angle of (|x|, |y|) in [0, π/2], from the smaller over the larger.
+    let first = if ay <= ax {
+        atan_unit(ay / ax)
+    } else {
+        const PIO2: (f64, f64) = (1.570_796_326_794_896_558e0, 6.123_233_995_736_766_036e-17);
+        PIO2.0 - (atan_unit(ax / ay) - PIO2.1)
+    };
+    const PI: (f64, f64) = (3.141_592_653_589_793_116e0, 1.224_646_799_147_353_207e-16);
+    let angle = if xd > 0.0 {
+        first
+    } else {
+        PI.0 - (first - PI.1)
+    };
+    (if yd < 0.0 { -angle } else { angle }) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every f32 in [lo, hi] with the given stride of bit patterns (both signs).
+    fn grid(hi: f32, stride: u32) -> impl Iterator<Item = f32> {
+        (0..=hi.to_bits())
+            .step_by(stride as usize)
+            .map(f32::from_bits)
+            .flat_map(|x| [x, -x])
+    }
+
+    #[test]
+    fn sin_cos_round_like_the_library() {
+        let mut n = 0;
+        for x in grid(7.0, 97).chain(grid(1.0e4, 9973)) {
+            let want = (x as f64).sin_cos();
+            assert_eq!(
+                sin_cos(x),
+                (want.0 as f32, want.1 as f32),
+                "sin_cos({x:e}) ({:#x})",
+                x.to_bits()
+            );
+            n += 1;
+        }
+        assert!(n > 20_000_000, "{n} arguments");
+        for x in [f32::INFINITY, f32::NAN, 1.0e6, 0.0, -0.0] {
+            let (s, c) = sin_cos(x);
+            let want = (x as f64).sin_cos();
+            assert_eq!(s.to_bits(), (want.0 as f32).to_bits(), "sin {x}");
+            assert_eq!(c.to_bits(), (want.1 as f32).to_bits(), "cos {x}");
+        }
+    }
+
+    #[test]
+    fn atan2_rounds_like_the_library() {
+        // Pairs spread over every ratio and quadrant, as matrix entries give them.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..4_000_000 {
+            let r = next();
+            let scale = |bits: u64| f32::from_bits(0x3000_0000 + (bits as u32 % 0x1000_0000));
+            let (mut y, mut x) = (scale(r), scale(r >> 32));
+            if r & 1 != 0 {
+                y = -y;
+            }
+            if r & 2 != 0 {
+                x = -x;
+            }
+            let want = (y as f64).atan2(x as f64) as f32;
+            assert_eq!(atan2(y, x).to_bits(), want.to_bits(), "atan2({y:e}, {x:e})");
+        }
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            -f32::INFINITY,
+            f32::NAN,
+        ];
+        for y in special {
+            for x in special {
+                let want = (y as f64).atan2(x as f64) as f32;
+                assert_eq!(atan2(y, x).to_bits(), want.to_bits(), "atan2({y}, {x})");
+            }
+        }
+    }
+}
