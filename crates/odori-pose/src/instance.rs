@@ -22,11 +22,6 @@ impl Default for Options {
     }
 }
 
-/// The largest `len` over the model's IK solvers (0 without any).
-fn longest(model: &Model, len: impl Fn(&crate::model::IkSolver) -> usize) -> usize {
-    model.solvers.iter().map(len).max().unwrap_or(0)
-}
-
 /// The pose of one model instance.
 #[derive(Debug, Clone)]
 pub struct Instance {
@@ -51,9 +46,9 @@ pub struct Instance {
     /// With `ik_matrix_set`, for a link limited on one axis: its angle about that axis.
     pub(crate) ik_angle: Vec<f32>,
     /// The running solvers' chains (`IkSolver::chain`), one slot per bone
-    /// (`ik::ChainSlot`): room for two, a pair solved side by side (`Model::ik_runs`).
+    /// (`ik::ChainSlot`): room for all that run side by side (`Model::side_by_side_sizes`).
     pub(crate) chain_slots: Vec<ik::ChainSlot>,
-    /// The running plain-path solvers' links (`ik::LinkState`), room for two.
+    /// The running plain-path solvers' links (`ik::LinkState`), likewise.
     pub(crate) link_states: Vec<ik::LinkState>,
     /// Append (付与) results.
     pub append_translation: Vec<Vec3A>,
@@ -108,8 +103,8 @@ impl Instance {
             ik_matrix: vec![Mat3A::IDENTITY; n],
             ik_matrix_set: vec![false; n],
             ik_angle: vec![0.0; n],
-            chain_slots: vec![ik::ChainSlot::EMPTY; 2 * longest(model, |s| s.chain.len())],
-            link_states: vec![ik::LinkState::IDLE; 2 * longest(model, |s| s.links.len())],
+            chain_slots: vec![ik::ChainSlot::EMPTY; model.side_by_side_sizes().0],
+            link_states: vec![ik::LinkState::IDLE; model.side_by_side_sizes().1],
             append_translation: vec![Vec3A::ZERO; n],
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],
@@ -187,12 +182,7 @@ impl Instance {
 
     fn run_step(&mut self, model: &Model, step: &crate::model::Step) {
         for &b in &model.order[step.bones.clone()] {
-            let b = b as usize;
-            self.grant_dropped[b] = false;
-            if !fk::place_if_at_rest(model, self, b) {
-                fk::update_bone(model, self, b);
-            }
-            self.record_pass(model, b);
+            self.pass_bone(model, b as usize);
         }
         if self.options.ik {
             for run in &model.ik_runs[step.ik_runs.clone()] {
@@ -200,7 +190,7 @@ impl Instance {
                 let b = (run.second != NONE).then_some(run.second as usize);
                 let enabled = |si: Option<usize>| si.filter(|&si| self.ik_enabled[si]);
                 match (enabled(Some(a)), enabled(b)) {
-                    (Some(a), Some(b)) => ik::solve_pair(model, self, a, b),
+                    (Some(a), Some(b)) => ik::solve_pair(model, self, a, b, run.lockstep),
                     (Some(si), None) | (None, Some(si)) => ik::solve(model, self, si),
                     (None, None) => {}
                 }
@@ -214,6 +204,17 @@ impl Instance {
             fk::update_bone(model, self, b);
             self.record_pass(model, b);
         }
+    }
+
+    /// Bone `b`'s update in its world pass: its local and world transforms (its parent's
+    /// already this pass's) and, for an IK effector, its pass position.
+    #[inline(always)]
+    fn pass_bone(&mut self, model: &Model, b: usize) {
+        self.grant_dropped[b] = false;
+        if !fk::place_if_at_rest(model, self, b) {
+            fk::update_bone(model, self, b);
+        }
+        self.record_pass(model, b);
     }
 
     /// Forget the IK rotations carried between evaluations (see [`Model::ik_retained`]), to

@@ -100,6 +100,37 @@ impl LinkState {
         self.end_turn(turn)
     }
 
+    /// A link on its single axis `axis` turned to `angle`: its matrix (returned), with its
+    /// quaternion left pending.
+    #[inline(always)]
+    pub(super) fn turn_on_axis(&mut self, axis: usize, angle: f32) -> Mat3A {
+        let m = axis_matrix(axis, angle);
+        self.matrix = m;
+        self.angle = angle;
+        self.pending = true;
+        m
+    }
+
+    /// A free link turned to `q`: its matrix (returned).
+    #[inline(always)]
+    pub(super) fn turn_free(&mut self, q: Quat) -> Mat3A {
+        self.rotation = q;
+        self.solved = true;
+        // A link listed twice, once with limits, keeps the matrix its limited step built, as
+        // FK reads it.
+        if self.matrix_set {
+            self.matrix
+        } else {
+            fk::rotation_matrix(q)
+        }
+    }
+
+    /// With `matrix_set`, a link limited on one axis: its angle about that axis.
+    #[inline(always)]
+    pub(super) fn axis_angle(&self) -> f32 {
+        self.angle
+    }
+
     /// The first part of [`LinkState::turn`], up to the new angle of a link turning about its
     /// single axis (whose matrix [`LinkState::end_turn`] builds): two solvers side by side
     /// place each one's arc-cosine or arc-tangent, then each one's sine and cosine, next to
@@ -132,17 +163,7 @@ impl LinkState {
                     m
                 })
             }
-            None => step.free(current).map(|q| {
-                self.rotation = q;
-                self.solved = true;
-                // A link listed twice, once with limits, keeps the matrix its limited step
-                // built, as FK reads it.
-                if self.matrix_set {
-                    self.matrix
-                } else {
-                    fk::rotation_matrix(q)
-                }
-            }),
+            None => step.free(current).map(|q| self.turn_free(q)),
         };
         turned.map_or(Turn::None, Turn::Matrix)
     }
@@ -153,13 +174,7 @@ impl LinkState {
         match turn {
             Turn::None => None,
             Turn::Matrix(m) => Some(m),
-            Turn::Axis { axis, angle } => {
-                let m = axis_matrix(axis, angle);
-                self.matrix = m;
-                self.angle = angle;
-                self.pending = true;
-                Some(m)
-            }
+            Turn::Axis { axis, angle } => Some(self.turn_on_axis(axis, angle)),
         }
     }
 }

@@ -100,7 +100,7 @@ use step::Step;
 pub const TOLERANCE: f32 = 1e-4;
 
 /// Stop the solve when |dir(link→effector) − dir(link→goal)|² falls below this.
-const DIRECTION_STOP: f32 = 1e-7;
+pub(super) const DIRECTION_STOP: f32 = 1e-7;
 
 /// The iteration count MMD runs for an authored count and unit angle:
 /// max(authored, min(⌊4π / unit⌋, 360)), at least 1.
@@ -155,8 +155,9 @@ pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
 }
 
 /// Solve `a` then `b`, two independent plain-path solvers (a [`crate::model::IkRun`]), with
-/// their steps side by side (`path::run_pair`): the same results as [`solve`] on each in turn.
-pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize) {
+/// their steps side by side (`path::run_pair`), in lockstep when `lockstep` (the run's
+/// solvers have the same shape): the same results as [`solve`] on each in turn.
+pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize, lockstep: bool) {
     debug_assert!(model.solvers[a].plain_path && model.solvers[b].plain_path);
     // Plain paths carry no grant, so neither effector's grant is dropped.
     let (goal_a, effector_a, _) = begin(model, inst, a);
@@ -170,12 +171,11 @@ pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize) {
         return finish(model, inst, b, false, false);
     }
     let (mut slots, mut links) = take_buffers(inst);
-    let (half_slots, half_links) = (slots.len() / 2, links.len() / 2);
-    let (slots_a, slots_b) = slots.split_at_mut(half_slots);
-    let (links_a, links_b) = links.split_at_mut(half_links);
+    let (slots_a, slots_b) = slots.split_at_mut(model.solvers[a].chain.len());
+    let (links_a, links_b) = links.split_at_mut(model.solvers[a].links.len());
     let mut solve_a = PathSolve::start(model, inst, a, goal_a, effector_a, slots_a, links_a);
     let mut solve_b = PathSolve::start(model, inst, b, goal_b, effector_b, slots_b, links_b);
-    path::run_pair(&mut solve_a, &mut solve_b);
+    path::run_pair(&mut solve_a, &mut solve_b, lockstep);
     let moved_a = solve_a.write_back(inst);
     finish(model, inst, a, moved_a, false);
     let moved_b = solve_b.write_back(inst);

@@ -4,7 +4,7 @@
 //! out again on every one of a leg solve's eighty steps.
 
 use super::limits::{euler_order, first_applied_axis, single_axis};
-use crate::model::{IkSolver, LinkLimits, Model};
+use crate::model::{IkSolver, LinkLimits, Model, NONE};
 use glam::Vec3A;
 
 /// One link of a solver, ready for its steps.
@@ -27,7 +27,7 @@ pub struct LinkPlan {
 }
 
 /// A link limited on one axis only (the other two exactly zero), such as a knee.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SingleAxis {
     /// 0, 1, 2 for X, Y, Z.
     pub axis: usize,
@@ -86,4 +86,24 @@ pub(crate) fn is_plain_path(model: &Model, s: &IkSolver) -> bool {
             .iter()
             .enumerate()
             .all(|(i, l)| s.links[..i].iter().all(|earlier| earlier.bone != l.bone))
+}
+
+/// Whether two solvers have the same shape, so that their steps can run in lockstep: the
+/// same iterations, chain length, and link by link the same slot, limits shape and role, and
+/// both top links with a parent.
+pub(crate) fn same_shape(model: &Model, first: usize, second: usize) -> bool {
+    let (s, t) = (&model.solvers[first], &model.solvers[second]);
+    let has_outer = |chain: &[u32]| model.parent[chain[0] as usize] != NONE;
+    s.iterations == t.iterations
+        && s.chain.len() == t.chain.len()
+        && s.plans.len() == t.plans.len()
+        && has_outer(&s.chain)
+        && has_outer(&t.chain)
+        && s.plans.iter().zip(&t.plans).all(|(p, q)| {
+            p.slot == q.slot
+                && p.single == q.single
+                && p.limits.is_some() == q.limits.is_some()
+                && p.fixed.is_some() == q.fixed.is_some()
+                && p.is_effector == q.is_effector
+        })
 }

@@ -30,21 +30,16 @@ impl Step {
         to_frame(&self.parent, self.from_effector.cross(self.from_goal))
     }
 
-    /// `angle` limited to the step cap (a unit angle of 0 means no cap).
+    /// `angle` limited to the step cap.
     #[inline]
     pub(super) fn capped(&self, angle: f32) -> f32 {
-        if self.cap > 0.0 {
-            angle.clamp(-self.cap, self.cap)
-        } else {
-            angle
-        }
+        capped(angle, self.cap)
     }
 
+    /// The angle between the two directions.
     #[inline]
     pub(super) fn angle(&self) -> f32 {
-        dot(self.from_effector, self.from_goal)
-            .clamp(-1.0, 1.0)
-            .acos()
+        angle_of(dot(self.from_effector, self.from_goal))
     }
 
     /// Unlimited link: turn about the cross product (or the fixed axis, scaled by its
@@ -58,13 +53,14 @@ impl Step {
             return self.opposite(current);
         }
         let cross = normalize(cross);
-        if self.fixed.is_none() && (self.cap <= 0.0 || self.cap >= PI) {
-            // No cap can bind (half the angle is at most π/2): the half-angle sine and
-            // cosine straight from the cosine d, without acos, sin and cos.
-            let d = dot(self.from_effector, self.from_goal).clamp(-1.0, 1.0);
-            let (s, c) = (((1.0 - d) * 0.5).sqrt(), ((1.0 + d) * 0.5).sqrt());
-            let turn = Quat::from_xyzw(cross.x * s, cross.y * s, cross.z * s, c);
-            return Some(then(current, turn));
+        if half_angle_form(self.fixed, self.cap) {
+            // The half-angle sine and cosine straight from the cosine d, without acos, sin
+            // and cos.
+            return Some(half_angle_turn(
+                current,
+                cross,
+                dot(self.from_effector, self.from_goal),
+            ));
         }
         let (axis, align) = match self.fixed {
             Some(f) => (f, (f.y * cross.y + f.x * cross.x) + f.z * cross.z),
@@ -121,6 +117,13 @@ impl Step {
     /// axis of a link limited on one axis alone.
     #[inline]
     fn limited_turn(&self, single: Option<usize>, reflect: bool) -> Option<Quat> {
+        let (axis, angle) = self.limited_axis(single, reflect)?;
+        Some(Quat::from_axis_angle(axis.into(), angle))
+    }
+
+    /// [`Step::limited_turn`] as its unit axis and capped angle.
+    #[inline]
+    fn limited_axis(&self, single: Option<usize>, reflect: bool) -> Option<(Vec3A, f32)> {
         let cross = self.parent_cross();
         let unit_cross = || {
             if cross.length_squared() > 0.0 {
@@ -144,7 +147,7 @@ impl Step {
         if axis.length_squared() <= f32::EPSILON {
             return None;
         }
-        Some(Quat::from_axis_angle(axis.into(), self.capped(angle)))
+        Some((axis, self.capped(angle)))
     }
 
     /// Limited link (see the module doc) turned from `current`: the rotation, its matrix and,
@@ -190,18 +193,68 @@ impl Step {
             let cross = dot(self.parent.col(i), self.from_effector.cross(self.from_goal));
             if cross < 0.0 { -turn } else { turn }
         } else {
-            let turn = fk::rotation_matrix(self.limited_turn(Some(i), false)?);
-            let (y, x) = first_applied_angle(&turn, single.order);
-            atan2(y, x)
+            let (axis, angle) = self.limited_axis(Some(i), false)?;
+            first_applied_turn(axis, angle, single.order)
         };
-        let mut e = e0 + delta;
-        if e > PI {
-            e -= 2.0 * PI;
-        } else if e < -PI {
-            e += 2.0 * PI;
-        }
-        Some(into_range(e, l.min[i], l.max[i], reflect))
+        Some(settle(l, i, e0, delta, reflect))
     }
+}
+
+/// The angle about the axis Euler order `order` applies first of the turn about unit `axis`
+/// by `angle` (the second-half form of [`Step::on_axis`]).
+#[inline]
+pub(super) fn first_applied_turn(axis: Vec3A, angle: f32, order: usize) -> f32 {
+    let turn = fk::rotation_matrix(Quat::from_axis_angle(axis.into(), angle));
+    let (y, x) = first_applied_angle(&turn, order);
+    atan2(y, x)
+}
+
+/// Whether an unlimited link turns by [`half_angle_turn`]: no fixed axis, and no cap that can
+/// bind (half the angle is at most π/2).
+#[inline]
+pub(super) fn half_angle_form(fixed: Option<Vec3A>, cap: f32) -> bool {
+    fixed.is_none() && (cap <= 0.0 || cap >= PI)
+}
+
+/// `current` turned about unit `axis` by the angle whose cosine is `d`, from the half-angle
+/// sine and cosine taken straight from `d` (no cap can bind: see [`Step::free`]).
+#[inline]
+pub(super) fn half_angle_turn(current: Quat, axis: Vec3A, d: f32) -> Quat {
+    let d = d.clamp(-1.0, 1.0);
+    let (s, c) = (((1.0 - d) * 0.5).sqrt(), ((1.0 + d) * 0.5).sqrt());
+    then(
+        current,
+        Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c),
+    )
+}
+
+/// `angle` limited to the step cap `cap` (a unit angle of 0 means no cap).
+#[inline]
+pub(super) fn capped(angle: f32, cap: f32) -> f32 {
+    if cap > 0.0 {
+        angle.clamp(-cap, cap)
+    } else {
+        angle
+    }
+}
+
+/// The angle whose cosine is `d` (the dot product of two unit directions).
+#[inline]
+pub(super) fn angle_of(d: f32) -> f32 {
+    d.clamp(-1.0, 1.0).acos()
+}
+
+/// The angle a link on its single axis `i` turns to from `e0` by `delta`: wrapped into
+/// atan2's range and brought into the limits as `clamp_to_limits` does.
+#[inline]
+pub(super) fn settle(l: &LinkLimits, i: usize, e0: f32, delta: f32, reflect: bool) -> f32 {
+    let mut e = e0 + delta;
+    if e > PI {
+        e -= 2.0 * PI;
+    } else if e < -PI {
+        e += 2.0 * PI;
+    }
+    into_range(e, l.min[i], l.max[i], reflect)
 }
 
 /// Signed angle from `e` to `g` about unit `axis`, both projected on the plane normal to it

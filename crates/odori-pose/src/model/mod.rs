@@ -1,6 +1,7 @@
 //! The compiled, immutable model: bones in deform order, IK solvers and append relations as
 //! indices, morph tables. Built once from a PMX or PMD file and shared by every instance.
 
+mod footprint;
 mod from_pmd;
 mod from_pmx;
 mod ik_runs;
@@ -87,6 +88,9 @@ pub struct Step {
 pub struct IkRun {
     pub first: u32,
     pub second: u32,
+    /// The pair's solvers have the same shape (`ik::plan::same_shape`), so their steps can
+    /// run in lockstep, two lanes of each vector instruction.
+    pub lockstep: bool,
 }
 
 /// A morph, resolved to indices.
@@ -293,6 +297,22 @@ impl Model {
         };
         order::schedule(&mut model, solver_list);
         model
+    }
+
+    /// Chain slots and links an instance needs for the solvers that run side by side (the
+    /// largest run of `ik_runs`).
+    pub(crate) fn side_by_side_sizes(&self) -> (usize, usize) {
+        let run_sizes = |r: &IkRun| {
+            [r.first, r.second]
+                .into_iter()
+                .filter(|&si| si != NONE)
+                .map(|si| &self.solvers[si as usize])
+                .fold((0, 0), |(c, l), s| (c + s.chain.len(), l + s.links.len()))
+        };
+        self.ik_runs
+            .iter()
+            .map(run_sizes)
+            .fold((0, 0), |a, b| (a.0.max(b.0), a.1.max(b.1)))
     }
 
     pub fn bone_count(&self) -> usize {

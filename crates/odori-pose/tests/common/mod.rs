@@ -180,11 +180,24 @@ pub fn two_legged_rig() -> Pmx {
     pmx
 }
 
-/// [`dance`] with the right foot stepping too, out of reach at frame 20.
+/// [`dance`] with the right foot stepping too, out of reach at frame 20, and each ankle (an
+/// effector) turning while the other stays at rest: the left one until frame 35, the right one
+/// after it.
 pub fn two_legged_dance() -> Vmd {
     let mut vmd = dance();
     let flat = [20, 20, 107, 107];
     vmd.bones.extend([
+        key("左足首", 0, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], flat),
+        key("左足首", 20, [0.0, 0.0, 0.0], [0.2, 0.0, 0.05, 0.978], flat),
+        key("左足首", 35, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], flat),
+        key("右足首", 35, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], flat),
+        key(
+            "右足首",
+            50,
+            [0.0, 0.0, 0.0],
+            [-0.15, 0.05, 0.0, 0.987],
+            flat,
+        ),
         key("右足ＩＫ", 0, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], flat),
         key(
             "右足ＩＫ",

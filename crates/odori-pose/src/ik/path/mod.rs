@@ -7,10 +7,13 @@
 //! operation; only the bookkeeping differs.
 //!
 //! A solve is a cursor ([`PathSolve`]) advanced one link visit at a time, so that two
-//! independent solvers (a pair of legs: `model::IkRun`) can advance in lockstep. Each step is
+//! independent solvers (a pair of legs: `model::IkRun`) can advance side by side. Each step is
 //! one long dependent chain (normalise, arc-cosine, sine and cosine, matrix products) that
 //! leaves most of the processor idle; two chains side by side fill it. Each solver's own
 //! sequence of operations is unchanged, so its results are too.
+
+#[cfg(target_arch = "x86_64")]
+mod twin;
 
 use super::chain::{ChainSlot, refresh_path};
 use super::link::{LinkState, Turn};
@@ -86,10 +89,11 @@ impl<'a> PathSolve<'a> {
         }
     }
 
-    /// The next link that takes a step, or `None` once the solve is over: past the last
-    /// iteration, within tolerance at the end of an iteration, or stopped by an aligned link.
+    /// Advance to the next link to visit, or `None` once the solve is over: past the last
+    /// iteration, or within tolerance at the end of an iteration (or stopped by an aligned
+    /// link, see [`PathSolve::step`]).
     #[inline(always)]
-    pub(super) fn visit(&mut self) -> Option<Visit> {
+    pub(super) fn next(&mut self) -> Option<usize> {
         let iterations = self.s.iterations as usize;
         while !self.done {
             if self.next_link == self.s.plans.len() {
@@ -101,37 +105,56 @@ impl<'a> PathSolve<'a> {
             }
             let link = self.next_link;
             self.next_link += 1;
-            let plan = &self.s.plans[link];
-            if plan.is_effector {
-                continue;
+            if !self.s.plans[link].is_effector {
+                return Some(link);
             }
-            let k = plan.slot as usize;
-            let (from_effector, from_goal) =
-                match directions(self.slots[k].position, self.effector, self.goal) {
-                    Directions::Apart(e, g) => (e, g),
-                    Directions::Degenerate => continue,
-                    Directions::Aligned if self.model.ik_rules.stop_when_aligned => {
-                        self.done = true;
-                        continue;
-                    }
-                    Directions::Aligned => continue,
-                };
-            return Some(Visit {
-                link,
-                step: Step {
-                    from_effector,
-                    from_goal,
-                    parent: match k {
-                        0 => self.outer_rotation,
-                        _ => self.slots[k - 1].skin.matrix3,
-                    },
-                    cap: plan.cap,
-                    fixed: plan.fixed,
-                },
-                reflect: self.iteration < iterations / 2,
-            });
         }
         None
+    }
+
+    /// Whether this iteration is in the first half, where limited links reflect off their
+    /// bounds.
+    #[inline(always)]
+    pub(super) fn reflect(&self) -> bool {
+        self.iteration < self.s.iterations as usize / 2
+    }
+
+    /// Visit `link`: the step it takes, or `None` when it sees the effector or the goal on
+    /// itself, or both in the same direction (which ends the solve under
+    /// `IkRules::stop_when_aligned`).
+    #[inline(always)]
+    pub(super) fn visit(&mut self, link: usize) -> Option<Visit> {
+        let plan = &self.s.plans[link];
+        let k = plan.slot as usize;
+        let (from_effector, from_goal) =
+            match directions(self.slots[k].position, self.effector, self.goal) {
+                Directions::Apart(e, g) => (e, g),
+                Directions::Degenerate => return None,
+                Directions::Aligned => {
+                    self.done |= self.model.ik_rules.stop_when_aligned;
+                    return None;
+                }
+            };
+        Some(Visit {
+            link,
+            step: Step {
+                from_effector,
+                from_goal,
+                parent: self.parent_rotation(k),
+                cap: plan.cap,
+                fixed: plan.fixed,
+            },
+            reflect: self.reflect(),
+        })
+    }
+
+    /// World rotation of the parent of chain slot `k`.
+    #[inline(always)]
+    pub(super) fn parent_rotation(&self, k: usize) -> Mat3A {
+        match k {
+            0 => self.outer_rotation,
+            _ => self.slots[k - 1].skin.matrix3,
+        }
     }
 
     /// The visited link's step: the rotation matrix it turned to, or `None` for no turn.
@@ -161,10 +184,18 @@ impl<'a> PathSolve<'a> {
 
     /// Run the solve to its end.
     pub(super) fn run(&mut self) {
-        while let Some(v) = self.visit() {
-            if let Some(m) = self.turn(&v) {
-                self.refresh(&v, m);
-            }
+        while let Some(link) = self.next() {
+            self.step(link);
+        }
+    }
+
+    /// One whole step of `link` (visit, turn, refresh).
+    #[inline]
+    pub(super) fn step(&mut self, link: usize) {
+        if let Some(v) = self.visit(link)
+            && let Some(m) = self.turn(&v)
+        {
+            self.refresh(&v, m);
         }
     }
 
@@ -188,23 +219,37 @@ impl<'a> PathSolve<'a> {
     }
 }
 
-/// Run two independent plain-path solves side by side: each part of a step of one (link
-/// visit, the two parts of its turn, refresh) next to the same part of the other's.
-pub(super) fn run_pair(a: &mut PathSolve, b: &mut PathSolve) {
-    loop {
-        let (va, vb) = (a.visit(), b.visit());
-        if va.is_none() && vb.is_none() {
-            return;
-        }
-        let ta = va.as_ref().map(|v| a.begin_turn(v));
-        let tb = vb.as_ref().map(|v| b.begin_turn(v));
-        let ma = va.as_ref().zip(ta).and_then(|(v, t)| a.end_turn(v, t));
-        let mb = vb.as_ref().zip(tb).and_then(|(v, t)| b.end_turn(v, t));
-        if let (Some(v), Some(m)) = (&va, ma) {
-            a.refresh(v, m);
-        }
-        if let (Some(v), Some(m)) = (&vb, mb) {
-            b.refresh(v, m);
-        }
+/// Run two independent plain-path solves side by side: when `lockstep` (same shape) and the
+/// machine has AVX, as one in two-lane registers (`twin`); otherwise each part of a step of
+/// one (link visit, the two parts of its turn, refresh) next to the same part of the other's.
+pub(super) fn run_pair(a: &mut PathSolve, b: &mut PathSolve, lockstep: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if lockstep && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the machine has AVX (checked just above).
+        return unsafe { twin::run_pair(a, b) };
     }
+    let _ = lockstep;
+    while advance_pair(a, b) {}
+}
+
+/// One round of two independent solves (one link visit each); false once both are over.
+#[inline(always)]
+fn advance_pair(a: &mut PathSolve, b: &mut PathSolve) -> bool {
+    let (la, lb) = (a.next(), b.next());
+    if la.is_none() && lb.is_none() {
+        return false;
+    }
+    let va = la.and_then(|l| a.visit(l));
+    let vb = lb.and_then(|l| b.visit(l));
+    let ta = va.as_ref().map(|v| a.begin_turn(v));
+    let tb = vb.as_ref().map(|v| b.begin_turn(v));
+    let ma = va.as_ref().zip(ta).and_then(|(v, t)| a.end_turn(v, t));
+    let mb = vb.as_ref().zip(tb).and_then(|(v, t)| b.end_turn(v, t));
+    if let (Some(v), Some(m)) = (&va, ma) {
+        a.refresh(v, m);
+    }
+    if let (Some(v), Some(m)) = (&vb, mb) {
+        b.refresh(v, m);
+    }
+    true
 }
