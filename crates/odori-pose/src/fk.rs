@@ -71,13 +71,13 @@ pub(crate) fn update_bone_with(
     place(model, inst, b, relative_to_rest(model, b, m, translation));
 }
 
-/// The common case of [`update_bone`], inlined into the world pass: a bone without a grant,
-/// neither animated nor turned by IK, is at rest relative to its parent. Returns false,
-/// doing nothing, for any other bone.
+/// The common case of [`update_bone`], inlined into the world pass: bone `b`, which has no
+/// grant, is at rest relative to its parent when neither animated nor turned by IK. Returns
+/// false, doing nothing, for any other bone.
 #[inline(always)]
 pub(crate) fn place_if_at_rest(model: &Model, inst: &mut Instance, b: usize) -> bool {
-    if model.append[b].is_some()
-        || inst.ik_solved[b]
+    debug_assert!(model.append[b].is_none());
+    if inst.ik_solved[b]
         || inst.pose_rotation[b] != Quat::IDENTITY
         || inst.pose_translation[b] != Vec3A::ZERO
     {

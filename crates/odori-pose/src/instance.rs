@@ -210,11 +210,16 @@ impl Instance {
     /// already this pass's) and, for an IK effector, its pass position.
     #[inline(always)]
     fn pass_bone(&mut self, model: &Model, b: usize) {
-        self.grant_dropped[b] = false;
-        if !fk::place_if_at_rest(model, self, b) {
+        let flags = model.pass_flags[b];
+        if flags & crate::model::PASS_GRANT != 0 {
+            self.grant_dropped[b] = false;
+            fk::update_bone(model, self, b);
+        } else if !fk::place_if_at_rest(model, self, b) {
             fk::update_bone(model, self, b);
         }
-        self.record_pass(model, b);
+        if flags & crate::model::PASS_EFFECTOR != 0 {
+            self.record_pass(model, b);
+        }
     }
 
     /// Forget the IK rotations carried between evaluations (see [`Model::ik_retained`]), to

@@ -11,12 +11,12 @@ use glam::Quat;
 pub fn apply(model: &Model, inst: &mut Instance) {
     inst.effective_morph_weights
         .copy_from_slice(&inst.morph_weights);
-    for (m, morph) in model.morphs.iter().enumerate() {
-        let w = inst.morph_weights[m];
+    for &m in &model.expanding_morphs {
+        let w = inst.morph_weights[m as usize];
         if w == 0.0 {
             continue;
         }
-        match &morph.kind {
+        match &model.morphs[m as usize].kind {
             MorphKind::Group(children) => {
                 for &(c, ratio) in children {
                     inst.effective_morph_weights[c as usize] += w * ratio;
@@ -36,12 +36,12 @@ pub fn apply(model: &Model, inst: &mut Instance) {
         inst.materials.fill(MaterialState::NEUTRAL);
         inst.materials_touched = false;
     }
-    for (m, morph) in model.morphs.iter().enumerate() {
-        let w = inst.effective_morph_weights[m];
+    for &m in &model.posing_morphs {
+        let w = inst.effective_morph_weights[m as usize];
         if w == 0.0 {
             continue;
         }
-        match &morph.kind {
+        match &model.morphs[m as usize].kind {
             MorphKind::Bone(offsets) => {
                 for &(b, t, q) in offsets {
                     let b = b as usize;

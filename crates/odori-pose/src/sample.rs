@@ -38,11 +38,19 @@ pub fn bone(motion: &Motion, t: usize, f: f32, cursor: &mut u32) -> (Vec3A, Quat
     }
     let b = a + 1;
     let x = (f - frames[k]) / (frames[k + 1] - frames[k]);
-    let c = &keys.curves[b];
     let (ta, tb) = (keys.translations[a], keys.translations[b]);
-    let w = Vec3A::new(c[0].eval(x), c[1].eval(x), c[2].eval(x));
+    // A linear curve eases nothing: its value is the progress itself.
+    let (w, s) = if keys.linear[b] {
+        (Vec3A::splat(x), x)
+    } else {
+        let c = &keys.curves[b];
+        (
+            Vec3A::new(c[0].eval(x), c[1].eval(x), c[2].eval(x)),
+            c[3].eval(x),
+        )
+    };
     let translation = ta + (tb - ta) * w;
-    let rotation = keys.rotations[a].slerp(keys.rotations[b], c[3].eval(x));
+    let rotation = keys.rotations[a].slerp(keys.rotations[b], s);
     (translation, rotation, keys.physics_off[a])
 }
 

@@ -13,6 +13,12 @@ use std::ops::Range;
 /// "No bone": the parent of a root bone.
 pub const NONE: u32 = u32::MAX;
 
+/// [`Model::pass_flags`]: the bone has a grant (append rule); its update goes through
+/// `append` and may find the grant dropped by its IK.
+pub const PASS_GRANT: u8 = 1;
+/// [`Model::pass_flags`]: the bone is an IK effector; its update keeps its pass position.
+pub const PASS_EFFECTOR: u8 = 2;
+
 /// How a bone copies another bone's motion (append / 付与).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AppendRule {
@@ -219,7 +225,14 @@ pub struct Model {
     pub effectors: Vec<u32>,
     /// Bone → its index in `effectors`, or [`NONE`].
     pub effector_slot: Vec<u32>,
+    /// Per bone, what its world-pass update looks at: [`PASS_GRANT`], [`PASS_EFFECTOR`].
+    pub pass_flags: Vec<u8>,
     pub morphs: Vec<Morph>,
+    /// The morphs the morph pass reads (`morph::apply`): group and flip morphs, which expand
+    /// into other morphs' weights, then bone and material morphs, which it applies. Vertex,
+    /// UV and impulse morphs are left to deformation and physics.
+    pub expanding_morphs: Vec<u32>,
+    pub posing_morphs: Vec<u32>,
     /// Base material values, for material morphs.
     pub materials: Vec<crate::material::MaterialValues>,
     /// Problems found while compiling (bad indices dropped, cycles broken).
@@ -243,6 +256,13 @@ pub(crate) struct Parts {
     pub morphs: Vec<Morph>,
     pub materials: Vec<crate::material::MaterialValues>,
     pub diagnostics: Vec<String>,
+}
+
+/// Indices of the morphs of a kind `keep` accepts.
+fn morphs_where(morphs: &[Morph], keep: impl Fn(&MorphKind) -> bool) -> Vec<u32> {
+    (0..morphs.len() as u32)
+        .filter(|&m| keep(&morphs[m as usize].kind))
+        .collect()
 }
 
 impl Model {
@@ -291,6 +311,13 @@ impl Model {
             late_effectors: Vec::new(),
             effectors: Vec::new(),
             effector_slot: Vec::new(),
+            pass_flags: Vec::new(),
+            expanding_morphs: morphs_where(&parts.morphs, |k| {
+                matches!(k, MorphKind::Group(_) | MorphKind::Flip(_))
+            }),
+            posing_morphs: morphs_where(&parts.morphs, |k| {
+                matches!(k, MorphKind::Bone(_) | MorphKind::Material(_))
+            }),
             morphs: parts.morphs,
             materials: parts.materials,
             diagnostics: parts.diagnostics,

@@ -4,7 +4,7 @@
 //! after-physics flag first. Inside each layer it computes world matrices, then runs the
 //! layer's IK solvers. Everything here is computed once, so the per-frame loop is flat.
 
-use super::{Model, NONE, Step};
+use super::{Model, NONE, PASS_EFFECTOR, PASS_GRANT, Step};
 
 /// Fill `order`, `order_pos`, the two passes' steps, solver order and refresh lists.
 /// `solver_list` (IK bones in file list order, PMD) keeps that order for the solvers of one
@@ -104,6 +104,21 @@ pub(super) fn schedule(model: &mut Model, solver_list: Option<&[u32]>) {
             model.effectors.push(s.target);
         }
     }
+    model.pass_flags = (0..n)
+        .map(|b| {
+            let grant = if model.append[b].is_some() {
+                PASS_GRANT
+            } else {
+                0
+            };
+            let effector = if model.effector_slot[b] != NONE {
+                PASS_EFFECTOR
+            } else {
+                0
+            };
+            grant | effector
+        })
+        .collect();
     model.late_effectors.clear();
     for step in &steps {
         for si in step.solvers.clone() {

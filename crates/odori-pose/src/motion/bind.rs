@@ -158,6 +158,7 @@ impl Motion {
                     None => k.rotation,
                 });
                 bone_keys.curves.push(k.curves);
+                bone_keys.linear.push(k.curves.iter().all(Curve::is_linear));
                 bone_keys.physics_off.push(k.physics_off);
             }
             bone_tracks.push(BoneTrack {

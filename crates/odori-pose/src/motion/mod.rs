@@ -34,6 +34,9 @@ pub struct BoneKeys {
     pub rotations: Vec<Quat>,
     /// The curves of the segment that ends at this key: X, Y, Z, rotation.
     pub curves: Vec<[Curve; 4]>,
+    /// All four of the key's curves are linear (most keys): sampling reads this byte
+    /// instead of four curves.
+    pub linear: Vec<bool>,
     /// MMD's per-bone physics switch, from this key on.
     pub physics_off: Vec<bool>,
 }
