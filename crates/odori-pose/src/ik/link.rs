@@ -125,8 +125,10 @@ impl LinkState {
         }
     }
 
-    /// With `matrix_set`, a link limited on one axis: its angle about that axis.
+    /// With `matrix_set`, a link limited on one axis: its angle about that axis (read by the
+    /// two-lane rounds, which exist on x86-64 only).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn axis_angle(&self) -> f32 {
         self.angle
     }
