@@ -87,6 +87,7 @@ pub(super) fn matrix_quat(m: &Mat3A) -> Quat {
 }
 
 /// Rotation matrix about unit axis `i`, its sine and cosine evaluated in f64 (as D3DX).
+#[inline]
 pub(super) fn axis_matrix(i: usize, angle: f32) -> Mat3A {
     let (s, c) = super::trig::sin_cos(angle);
     match i {

@@ -204,8 +204,19 @@ impl Step {
 /// by `angle` (the second-half form of [`Step::on_axis`]).
 #[inline]
 pub(super) fn first_applied_turn(axis: Vec3A, angle: f32, order: usize) -> f32 {
-    let turn = fk::rotation_matrix(Quat::from_axis_angle(axis.into(), angle));
-    let (y, x) = first_applied_angle(&turn, order);
+    first_applied_of(axis_angle_turn(axis, angle), order)
+}
+
+/// The turn about unit `axis` by `angle` (glam's, as MMD builds it from axis and angle).
+#[inline]
+pub(super) fn axis_angle_turn(axis: Vec3A, angle: f32) -> Quat {
+    Quat::from_axis_angle(axis.into(), angle)
+}
+
+/// The angle about the axis Euler order `order` applies first of rotation `turn`.
+#[inline]
+pub(super) fn first_applied_of(turn: Quat, order: usize) -> f32 {
+    let (y, x) = first_applied_angle(&fk::rotation_matrix(turn), order);
     atan2(y, x)
 }
 

@@ -12,7 +12,7 @@
 use super::PathSolve;
 use crate::ik::DIRECTION_STOP;
 use crate::ik::step::{
-    angle_of, capped, first_applied_turn, half_angle_form, half_angle_turn, settle,
+    angle_of, axis_angle_turn, capped, first_applied_of, half_angle_form, half_angle_turn, settle,
 };
 use glam::{Affine3A, Mat3A, Vec3A};
 use std::arch::x86_64::*;
@@ -98,23 +98,25 @@ fn round(a: &mut PathSolve, b: &mut PathSolve, link: usize) -> bool {
     let cross = cross(from_effector, from_goal);
     let cosines = firsts(dot3(from_effector, from_goal));
     let plan_a = &a.s.plans[link];
+    // The per-lane parts go phase by phase, the first solver's next to the second's, so that
+    // the two chains of dependent operations overlap.
+    let (plan_b, i) = (&b.s.plans[link], plan_a.single.map_or(0, |s| s.axis));
     let turned = match form {
         Form::Reflect => {
             // `Step::on_axis`, first half: ± the capped angle by the sign of the cross
             // product's component along the axis (in the parent frame).
-            let single = plan_a.single.unwrap();
-            let i = single.axis;
             let parent_axis = pair(a.parent_rotation(k).col(i), b.parent_rotation(k).col(i));
             let along = firsts(dot3(parent_axis, cross));
-            let turn = |solve: &mut PathSolve, cosine: f32, along: f32| {
-                let plan = &solve.s.plans[link];
-                let turn = capped(angle_of(cosine), plan.cap);
-                let delta = if along < 0.0 { -turn } else { turn };
-                let state = &mut solve.links[link];
-                let e = settle(&plan.limits.unwrap(), i, state.axis_angle(), delta, true);
-                state.turn_on_axis(i, e)
+            let angles = (angle_of(cosines.0), angle_of(cosines.1));
+            let signed = |angle: f32, cap: f32, along: f32| {
+                let turn = capped(angle, cap);
+                if along < 0.0 { -turn } else { turn }
             };
-            (turn(a, cosines.0, along.0), turn(b, cosines.1, along.1))
+            let deltas = (
+                signed(angles.0, plan_a.cap, along.0),
+                signed(angles.1, plan_b.cap, along.1),
+            );
+            turn_on_axis(a, b, link, i, deltas, true)
         }
         Form::Late => {
             // `Step::on_axis`, second half (`limited_axis` without a fixed axis).
@@ -130,17 +132,20 @@ fn round(a: &mut PathSolve, b: &mut PathSolve, link: usize) -> bool {
                 return false;
             }
             let (unit_a, unit_b) = split(unit);
-            let single = plan_a.single.unwrap();
-            let i = single.axis;
-            let turn = |solve: &mut PathSolve, cosine: f32, axis: Vec3A| {
-                let plan = &solve.s.plans[link];
-                let angle = capped(angle_of(cosine), plan.cap);
-                let delta = first_applied_turn(axis, angle, single.order);
-                let state = &mut solve.links[link];
-                let e = settle(&plan.limits.unwrap(), i, state.axis_angle(), delta, false);
-                state.turn_on_axis(i, e)
-            };
-            (turn(a, cosines.0, unit_a), turn(b, cosines.1, unit_b))
+            let angles = (
+                capped(angle_of(cosines.0), plan_a.cap),
+                capped(angle_of(cosines.1), plan_b.cap),
+            );
+            let turns = (
+                axis_angle_turn(unit_a, angles.0),
+                axis_angle_turn(unit_b, angles.1),
+            );
+            let order = plan_a.single.map_or(0, |s| s.order);
+            let deltas = (
+                first_applied_of(turns.0, order),
+                first_applied_of(turns.1, order),
+            );
+            turn_on_axis(a, b, link, i, deltas, false)
         }
         Form::HalfAngle => {
             // `Step::free`, half-angle form.
@@ -152,16 +157,38 @@ fn round(a: &mut PathSolve, b: &mut PathSolve, link: usize) -> bool {
                 return false;
             }
             let (unit_a, unit_b) = split(normalize(parent_cross));
-            let turn = |solve: &mut PathSolve, cosine: f32, axis: Vec3A| {
-                let state = &mut solve.links[link];
-                let q = half_angle_turn(state.rotation(), axis, cosine);
-                state.turn_free(q)
-            };
-            (turn(a, cosines.0, unit_a), turn(b, cosines.1, unit_b))
+            let (state_a, state_b) = (&mut a.links[link], &mut b.links[link]);
+            let turns = (
+                half_angle_turn(state_a.rotation(), unit_a, cosines.0),
+                half_angle_turn(state_b.rotation(), unit_b, cosines.1),
+            );
+            (state_a.turn_free(turns.0), state_b.turn_free(turns.1))
         }
     };
     refresh(a, b, k, turned);
     true
+}
+
+/// Both solves' link `link`, on its single axis `i`, turned by `deltas` from where its last
+/// step left it (`step::settle`, `LinkState::turn_on_axis`); returns the two matrices.
+#[inline]
+fn turn_on_axis(
+    a: &mut PathSolve,
+    b: &mut PathSolve,
+    link: usize,
+    i: usize,
+    deltas: (f32, f32),
+    reflect: bool,
+) -> (Mat3A, Mat3A) {
+    let settled = |solve: &PathSolve, delta: f32| {
+        let limits = solve.s.plans[link].limits.unwrap();
+        settle(&limits, i, solve.links[link].axis_angle(), delta, reflect)
+    };
+    let angles = (settled(a, deltas.0), settled(b, deltas.1));
+    (
+        a.links[link].turn_on_axis(i, angles.0),
+        b.links[link].turn_on_axis(i, angles.1),
+    )
 }
 
 /// `chain::refresh_path` for both solves: slot `k` turned to `turned`, every slot below it
