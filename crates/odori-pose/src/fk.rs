@@ -67,6 +67,7 @@ pub(crate) fn update_bone_with(
     }
     inst.local_rotation[b] = rotation;
     inst.local_translation[b] = translation;
+    inst.local_at_rest[b] = false;
     let m = ik_matrix.unwrap_or_else(|| rotation_matrix(rotation));
     place(model, inst, b, relative_to_rest(model, b, m, translation));
 }
@@ -78,8 +79,8 @@ pub(crate) fn update_bone_with(
 pub(crate) fn place_if_at_rest(model: &Model, inst: &mut Instance, b: usize) -> bool {
     debug_assert!(model.append[b].is_none());
     if inst.ik_solved[b]
-        || inst.pose_rotation[b] != Quat::IDENTITY
-        || inst.pose_translation[b] != Vec3A::ZERO
+        || (inst.posed[b]
+            && (inst.pose_rotation[b] != Quat::IDENTITY || inst.pose_translation[b] != Vec3A::ZERO))
     {
         return false;
     }
@@ -88,8 +89,9 @@ pub(crate) fn place_if_at_rest(model: &Model, inst: &mut Instance, b: usize) -> 
 }
 
 /// A bone at rest relative to its parent: its local transform (`rotation` and `translation`
-/// compare equal to identity and zero), written only when it differs (see
-/// `Instance::sample`), and its place ([`place_at_rest`]).
+/// compare equal to identity and zero), written only when it was not at rest already
+/// (`Instance::local_at_rest`, for the memory traffic of many dancers), and its place
+/// ([`place_at_rest`]).
 #[inline(always)]
 fn rest_on_parent(
     model: &Model,
@@ -98,9 +100,10 @@ fn rest_on_parent(
     rotation: Quat,
     translation: Vec3A,
 ) {
-    if inst.local_rotation[b] != rotation || inst.local_translation[b] != translation {
+    if !inst.local_at_rest[b] {
         inst.local_rotation[b] = rotation;
         inst.local_translation[b] = translation;
+        inst.local_at_rest[b] = true;
     }
     place_at_rest(model, inst, b);
 }

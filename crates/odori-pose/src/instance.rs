@@ -26,9 +26,14 @@ impl Default for Options {
 #[derive(Debug, Clone)]
 pub struct Instance {
     pub options: Options,
-    /// Sampled (animated) local translation and rotation, with bone morphs added.
+    /// Sampled (animated) local translation and rotation, with bone morphs added. Write them
+    /// through [`Instance::set_pose`], which keeps `posed` in step.
     pub pose_translation: Vec<Vec3A>,
     pub pose_rotation: Vec<Quat>,
+    /// Per bone: a track or a bone morph set its pose this frame. A bone without it is at
+    /// rest, and neither the next sampling nor the world pass reads its pose: for a thousand
+    /// dancers, those are most of the pose bytes they would otherwise bring into the cache.
+    pub(crate) posed: Vec<bool>,
     /// IK result per link: its local rotation (before its grant) from its last solve this
     /// frame, used instead of the animated rotation while `ik_solved`.
     pub ik_rotation: Vec<Quat>,
@@ -56,6 +61,9 @@ pub struct Instance {
     /// Full local transform (displacement from rest offset, and rotation) used by FK.
     pub local_translation: Vec<Vec3A>,
     pub local_rotation: Vec<Quat>,
+    /// Per bone: its local transform is at rest (identity, zero), so a bone at rest again
+    /// neither reads nor writes it (`fk`).
+    pub(crate) local_at_rest: Vec<bool>,
     /// Each IK effector's position from its own world pass this frame (IK's stale-effector
     /// rule), by [`Model::effector_slot`]; for [`Model::late_effectors`] before their pass,
     /// their position at the end of the previous evaluation.
@@ -96,6 +104,7 @@ impl Instance {
             options: Options::default(),
             pose_translation: vec![Vec3A::ZERO; n],
             pose_rotation: vec![Quat::IDENTITY; n],
+            posed: vec![false; n],
             ik_rotation: vec![Quat::IDENTITY; n],
             ik_solved: vec![false; n],
             ik_history: vec![Quat::IDENTITY; n],
@@ -109,6 +118,7 @@ impl Instance {
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],
             local_rotation: vec![Quat::IDENTITY; n],
+            local_at_rest: vec![true; n],
             effector_pass: model
                 .effectors
                 .iter()
@@ -231,23 +241,18 @@ impl Instance {
     /// Sample every track at `frame` into the pose buffers and morph weights (no morphs
     /// applied yet: see [`crate::morph::apply`]).
     pub fn sample(&mut self, model: &Model, motion: &Motion, frame: f32) {
-        // Back to rest, writing only what differs: most bones are there already, and a
-        // thousand dancers' memory traffic is what their evaluation waits on.
-        for t in &mut self.pose_translation {
-            if *t != Vec3A::ZERO {
-                *t = Vec3A::ZERO;
-            }
-        }
-        for r in &mut self.pose_rotation {
-            if *r != Quat::IDENTITY {
-                *r = Quat::IDENTITY;
+        // Back to rest: only the bones posed last frame (most bones are at rest already, and
+        // a thousand dancers' memory traffic is what their evaluation waits on).
+        for (b, posed) in self.posed.iter_mut().enumerate() {
+            if std::mem::take(posed) {
+                self.pose_translation[b] = Vec3A::ZERO;
+                self.pose_rotation[b] = Quat::IDENTITY;
             }
         }
         for (t, track) in motion.bone_tracks.iter().enumerate() {
             let (tr, rot, phys_off) = sample::bone(motion, t, frame, &mut self.bone_cursors[t]);
             let b = track.bone as usize;
-            self.pose_translation[b] = tr;
-            self.pose_rotation[b] = rot;
+            self.set_pose(b, tr, rot);
             self.physics_off[b] = phys_off;
         }
         self.morph_weights.fill(0.0);
@@ -268,6 +273,15 @@ impl Instance {
             }
         }
         debug_assert_eq!(self.ik_enabled.len(), model.solvers.len());
+    }
+
+    /// Set bone `b`'s pose (local translation from its rest offset, and rotation) for the
+    /// next world pass.
+    #[inline]
+    pub fn set_pose(&mut self, b: usize, translation: Vec3A, rotation: Quat) {
+        self.pose_translation[b] = translation;
+        self.pose_rotation[b] = rotation;
+        self.posed[b] = true;
     }
 
     /// World (model-space) transform of bone `b`.

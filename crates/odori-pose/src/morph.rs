@@ -45,8 +45,9 @@ pub fn apply(model: &Model, inst: &mut Instance) {
             MorphKind::Bone(offsets) => {
                 for &(b, t, q) in offsets {
                     let b = b as usize;
-                    inst.pose_translation[b] += t * w;
-                    inst.pose_rotation[b] = Quat::IDENTITY.slerp(q, w) * inst.pose_rotation[b];
+                    let translation = inst.pose_translation[b] + t * w;
+                    let rotation = Quat::IDENTITY.slerp(q, w) * inst.pose_rotation[b];
+                    inst.set_pose(b, translation, rotation);
                 }
             }
             MorphKind::Material(offsets) => {

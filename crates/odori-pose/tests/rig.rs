@@ -127,6 +127,62 @@ fn group_morph_drives_bone_morph_at_its_ratio() {
     assert!((inst.effective_morph_weights[0] - 0.5).abs() < 1e-6);
 }
 
+/// A bone that no track moves but a bone morph does (the arm, with the dance's bone keys
+/// removed) is posed while the morph's weight lasts and back at rest, local transform
+/// included, in a frame without it, whatever order frames come in.
+#[test]
+fn bone_morph_pose_lasts_only_while_its_weight_does() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let mut vmd = common::dance();
+    vmd.bones.clear();
+    let motion = Motion::from_vmd(&model, &vmd);
+    let mut inst = Instance::new(&model, &motion);
+    let arm = 10;
+    let turned = |inst: &Instance| {
+        let local = Quat::from_mat3a(&inst.world(arm).matrix3)
+            * Quat::from_mat3a(&inst.world(9).matrix3).inverse();
+        local.angle_between(Quat::IDENTITY)
+    };
+    for frame in [20.0, 60.0, 20.0, 0.0, 35.0, 60.0] {
+        inst.evaluate(&model, &motion, frame);
+        // The group's weight rises to 1 at frame 20 and falls to 0 at frame 50, and passes
+        // half of it to the bone morph, which turns the arm by 30° at full weight.
+        let weight = inst.effective_morph_weights[0];
+        let expected = weight * 30f32.to_radians();
+        assert!(
+            (turned(&inst) - expected).abs() < 1e-5,
+            "frame {frame}: arm turned {} for bone-morph weight {weight}",
+            turned(&inst)
+        );
+        if weight == 0.0 {
+            assert_eq!(inst.pose_rotation[arm], Quat::IDENTITY, "frame {frame}");
+            assert_eq!(inst.local_rotation[arm], Quat::IDENTITY, "frame {frame}");
+        }
+    }
+}
+
+/// A pose set from outside (`Instance::set_pose`) on a bone no track moves is what the next
+/// world pass places it by.
+#[test]
+fn set_pose_moves_an_untracked_bone() {
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let motion = Motion::empty(&model);
+    let mut inst = Instance::new(&model, &motion);
+    let arm = 10;
+    let q = Quat::from_rotation_z(0.4);
+    inst.sample(&model, &motion, 0.0);
+    odori_pose::morph::apply(&model, &mut inst);
+    inst.set_pose(arm, glam::Vec3A::ZERO, q);
+    inst.before_physics_pass(&model);
+    inst.after_physics(&model);
+    assert!(close(Quat::from_mat3a(&inst.world(arm).matrix3), q));
+    inst.evaluate(&model, &motion, 0.0);
+    assert!(close(
+        Quat::from_mat3a(&inst.world(arm).matrix3),
+        Quat::IDENTITY
+    ));
+}
+
 /// A material morph's result lasts only while its weight does: a frame without it is back
 /// to neutral (the morph pass resets materials only after a material morph touched them).
 #[test]
