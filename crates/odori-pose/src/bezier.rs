@@ -1,7 +1,7 @@
 //! MMD's keyframe easing: a cubic Bezier from (0,0) to (1,1) with two control points.
 //!
-//! For a progress x in [0,1] we need y = B_y(t) where B_x(t) = x. B_x is monotonic in t
-//! because control x-values lie in [0,1]. Newton's method from t = x converges in a few steps
+//! For a progress x in \[0,1\] we need y = B_y(t) where B_x(t) = x. B_x is monotonic in t
+//! because control x-values lie in \[0,1\]. Newton's method from t = x converges in a few steps
 //! for ordinary curves; a bisection fallback keeps steep curves exact. The result is within
 //! 1e-6 of the true curve (peers bisect 12–15 times and carry ~1e-5 error).
 
@@ -47,7 +47,7 @@ impl Curve {
         self.linear
     }
 
-    /// The eased value at progress `x` in [0,1].
+    /// The eased value at progress `x` in \[0,1\].
     ///
     /// Solved in f64: near a vertical tangent (x1 = 0, y1 = 1) the slope dy/dx is huge, so an
     /// f32 solve that is exact to 1e-7 in x can still miss y by 1e-5.
@@ -93,7 +93,7 @@ impl Curve {
             t = next;
         }
         if !solved {
-            // Bisection: B_x is monotonic on [0,1] because x1, x2 lie in [0,1].
+            // Bisection: B_x is monotonic on [0,1] because x1, x2 lie in \[0,1\].
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
             t = x;
             for _ in 0..60 {

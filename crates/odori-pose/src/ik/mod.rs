@@ -7,15 +7,15 @@
 //! Solve loop:
 //! - the iteration budget is max(authored, min(⌊4π / unit⌋, 360)), at least 1
 //!   [`budget-*`, `limited-n1`..`n32`];
-//! - link i (0 = next to the effector) turns at most unit × (i + 1) per step [`budget-*`];
+//! - link i (0 = next to the effector) turns at most unit × (i + 1) per step \[`budget-*`\];
 //! - stop before and after each iteration when the effector is within 1e-4 of the goal, and
 //!   stop the whole solve when, seen from the link about to turn, the effector and the goal lie
-//!   in the same direction (a collinear goal in front: no step at all) [`limits-*-aligned`];
+//!   in the same direction (a collinear goal in front: no step at all) \[`limits-*-aligned`\];
 //!   PMD models skip only that link's step (`IkRules`);
-//! - no rollback to a best state: the last state stands [`rollback-n*`];
+//! - no rollback to a best state: the last state stands \[`rollback-n*`\];
 //! - a solver starts from its effector's position as the effector's own world pass left it:
 //!   stale when an earlier solver moved the effector's parents, refreshed when the effector's
-//!   layer comes after that solver's [`layered-*-layer0`, `-layer1`, `-layer2`]; when the
+//!   layer comes after that solver's \[`layered-*-layer0`, `-layer1`, `-layer2`\]; when the
 //!   effector's layer comes after its own solver's, from the end of the previous evaluation
 //!   (`Model::late_effectors`; mmd-anim's reading, no capture). PMD models start from the
 //!   effector's current position (`IkRules`).
@@ -25,7 +25,7 @@
 //! link→goal:
 //! - no limits: about their cross product by their angle, capped; a PMX fixed axis replaces the
 //!   axis and scales the angle by cos(fixed axis, cross product), so a link whose fixed axis
-//!   is nearly along the chain barely turns [`fixedaxis-unlimited-base-*`, `budget-*-tilted`];
+//!   is nearly along the chain barely turns \[`fixedaxis-unlimited-base-*`, `budget-*-tilted`\];
 //! - limits: the same candidate, except that during the first ⌊budget / 2⌋ iterations a link
 //!   limited on one axis only (the others exactly 0) turns about ±that axis by the full angle,
 //!   even when it has a fixed axis; otherwise a fixed axis scales the angle as above. The
@@ -34,17 +34,17 @@
 //!   brought back into [min, max]: during the first half by reflecting it off the bound it
 //!   crossed when that lands inside, otherwise by clamping [`limited-*`, `rollback-*`,
 //!   `limits-*`, `parity-fixedlimits-*`, `local-axes-*`]. PMX local axes play no part
-//!   [`local-axes-*-rotated`].
+//!   \[`local-axes-*-rotated`\].
 //!
 //! State around a solve:
 //! - while its solver runs, the effector's rotation grant (付与) is dropped (its world matrix,
 //!   read by the first step, keeps it). An effector whose grant copies an IK link (or lies
 //!   below such a bone) gets it back once the solvers of its own step are done
 //!   (`Model::post_ik`): after CCD only when it shares its solver's layer or comes later;
-//!   otherwise the grant stays off for the frame [`layered-append-*`];
+//!   otherwise the grant stays off for the frame \[`layered-append-*`\];
 //! - an IK link that is, or lies below, a bone whose grant copies an IK link keeps its IK
 //!   rotation from one evaluation to the next: its first step starts from that rotation
-//!   instead of the animated one (measured from the reset pose) [`append-dependent-*`]. The
+//!   instead of the animated one (measured from the reset pose) \[`append-dependent-*`\]. The
 //!   capture has no animation on the link; we carry IK × animated⁻¹.
 //!
 //! Numerics: f32 in MMD's (D3DX's) operation order, as mmd-anim reproduces it: per-lane
@@ -52,7 +52,7 @@
 //! matrix↔quaternion formulas, atan2 and the Euler rebuild's sine and cosine in f64, the rebuilt
 //! matrix used for the link's world matrix while its solver runs, and FK through skinning
 //! matrices (`fk`). The last steps of a long solve turn by angles near f32 resolution, so this
-//! rounding decides results at 1e-4 [`local-axes-multi-*`, `layered-*`]; an f32 sine and
+//! rounding decides results at 1e-4 \[`local-axes-multi-*`, `layered-*`\]; an f32 sine and
 //! cosine in the rebuild already fail `local-axes-multi-*` by 3e-4.
 //!
 //! Two cheaper forms of the same mathematics replace MMD's operations where no capture
