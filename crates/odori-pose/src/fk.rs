@@ -113,25 +113,16 @@ fn rest_on_parent(
 /// of zeros.
 #[inline]
 pub(crate) fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
-    let p = model.parent[b];
-    let parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
-    place_at_rest_under(model, inst, b, parent_skin);
+    let skin = parent_skin(model, inst, b).unwrap_or(Affine3A::IDENTITY);
+    inst.skinning[b] = skin;
+    inst.world_position[b] = position_of(skin, model.rest[b]);
 }
 
-/// [`place_at_rest`] with the parent's skinning matrix given (`None` for a root); returns
-/// the bone's skinning matrix and world position.
+/// The skinning matrix of `b`'s parent (`None` for a root).
 #[inline]
-pub(crate) fn place_at_rest_under(
-    model: &Model,
-    inst: &mut Instance,
-    b: usize,
-    parent_skin: Option<Affine3A>,
-) -> (Affine3A, Vec3A) {
-    let skin = parent_skin.unwrap_or(Affine3A::IDENTITY);
-    let position = position_of(skin, model.rest[b]);
-    inst.skinning[b] = skin;
-    inst.world_position[b] = position;
-    (skin, position)
+fn parent_skin(model: &Model, inst: &Instance, b: usize) -> Option<Affine3A> {
+    let p = model.parent[b];
+    (p != NONE).then(|| inst.skinning[p as usize])
 }
 
 /// Bone `b`'s local rotation before its grant: its IK result when a solver turned it this
@@ -148,10 +139,7 @@ pub(crate) fn own_rotation(inst: &Instance, b: usize) -> Quat {
 /// World rotation of `b`'s parent (identity for a root).
 #[inline]
 pub(crate) fn parent_rotation(model: &Model, inst: &Instance, b: usize) -> Mat3A {
-    match model.parent[b] {
-        NONE => Mat3A::IDENTITY,
-        p => inst.skinning[p as usize].matrix3,
-    }
+    parent_skin(model, inst, b).map_or(Mat3A::IDENTITY, |skin| skin.matrix3)
 }
 
 /// The rotation matrix an IK step built for link `b` while its solver runs, if any.
@@ -180,26 +168,9 @@ pub(crate) fn relative_to(rest: Vec3A, m: Mat3A, translation: Vec3A) -> Affine3A
 /// transform relative to rest ([`relative_to_rest`]).
 #[inline]
 pub(crate) fn place(model: &Model, inst: &mut Instance, b: usize, relative: Affine3A) {
-    let p = model.parent[b];
-    let parent_skin = (p != NONE).then(|| inst.skinning[p as usize]);
-    place_under(model, inst, b, parent_skin, relative);
-}
-
-/// [`place`] with the parent's skinning matrix given (`None` for a root), for callers that
-/// hold it in registers (IK chains); returns the bone's skinning matrix and world position.
-#[inline]
-pub(crate) fn place_under(
-    model: &Model,
-    inst: &mut Instance,
-    b: usize,
-    parent_skin: Option<Affine3A>,
-    relative: Affine3A,
-) -> (Affine3A, Vec3A) {
-    let skin = compose(parent_skin, relative);
-    let position = position_of(skin, model.rest[b]);
+    let skin = compose(parent_skin(model, inst, b), relative);
     inst.skinning[b] = skin;
-    inst.world_position[b] = position;
-    (skin, position)
+    inst.world_position[b] = position_of(skin, model.rest[b]);
 }
 
 /// A bone's skinning matrix from its parent's (`None` for a root) and its transform relative

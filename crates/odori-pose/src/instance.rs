@@ -100,6 +100,7 @@ impl Instance {
     /// Buffers for `model`, with `motion`'s track cursors; posed at rest.
     pub fn new(model: &Model, motion: &Motion) -> Instance {
         let n = model.bone_count();
+        let side_by_side = model.side_by_side_sizes();
         Instance {
             options: Options::default(),
             pose_translation: vec![Vec3A::ZERO; n],
@@ -112,8 +113,8 @@ impl Instance {
             ik_matrix: vec![Mat3A::IDENTITY; n],
             ik_matrix_set: vec![false; n],
             ik_angle: vec![0.0; n],
-            chain_slots: vec![ik::ChainSlot::EMPTY; model.side_by_side_sizes().0],
-            link_states: vec![ik::LinkState::IDLE; model.side_by_side_sizes().1],
+            chain_slots: vec![ik::ChainSlot::EMPTY; side_by_side.0],
+            link_states: vec![ik::LinkState::IDLE; side_by_side.1],
             append_translation: vec![Vec3A::ZERO; n],
             append_rotation: vec![Quat::IDENTITY; n],
             local_translation: vec![Vec3A::ZERO; n],

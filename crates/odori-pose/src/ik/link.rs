@@ -2,10 +2,11 @@
 //! step forms of `step` applies, and what it leaves behind for the next step).
 
 use super::d3dx::{axis_matrix, matrix_quat};
-use super::plan::LinkPlan;
+use super::plan::{LinkPlan, SingleAxis};
 use super::step::Step;
 use crate::fk;
 use crate::instance::Instance;
+use crate::model::LinkLimits;
 use glam::{Mat3A, Quat};
 
 /// A link during a solve.
@@ -133,16 +134,30 @@ impl LinkState {
         self.angle
     }
 
+    /// A link limited on one axis alone that an earlier step of this solve left on that axis,
+    /// in a step that adds angles (`Step::on_axis`: any first-half step, and second-half steps
+    /// when the axis is the one its Euler order applies first): its axis and limits.
+    #[inline(always)]
+    pub(super) fn on_its_axis<'p>(
+        &self,
+        plan: &'p LinkPlan,
+        reflect: bool,
+    ) -> Option<(&'p SingleAxis, &'p LinkLimits)> {
+        match (&plan.single, &plan.limits) {
+            (Some(single), Some(l)) if self.matrix_set && (reflect || single.first_applied) => {
+                Some((single, l))
+            }
+            _ => None,
+        }
+    }
+
     /// The first part of [`LinkState::turn`], up to the new angle of a link turning about its
     /// single axis (whose matrix [`LinkState::end_turn`] builds): two solvers side by side
     /// place each one's arc-cosine or arc-tangent, then each one's sine and cosine, next to
     /// each other (`path::run_pair`).
     #[inline(always)]
     pub(super) fn begin_turn(&mut self, plan: &LinkPlan, step: &Step, reflect: bool) -> Turn {
-        if let (Some(single), Some(l)) = (&plan.single, &plan.limits)
-            && self.matrix_set
-            && (reflect || single.first_applied)
-        {
+        if let Some((single, l)) = self.on_its_axis(plan, reflect) {
             // An earlier step of this solve left it on its axis: add angles.
             return match step.on_axis(l, single, self.angle, reflect) {
                 Some(angle) => Turn::Axis {

@@ -118,7 +118,7 @@ impl Step {
     #[inline]
     fn limited_turn(&self, single: Option<usize>, reflect: bool) -> Option<Quat> {
         let (axis, angle) = self.limited_axis(single, reflect)?;
-        Some(Quat::from_axis_angle(axis.into(), angle))
+        Some(axis_angle_turn(axis, angle))
     }
 
     /// [`Step::limited_turn`] as its unit axis and capped angle.
@@ -188,16 +188,22 @@ impl Step {
     ) -> Option<f32> {
         let i = single.axis;
         let delta = if reflect {
-            let turn = self.capped(self.angle());
-            // The sign of the cross product's component along the axis, in the parent frame.
-            let cross = dot(self.parent.col(i), self.from_effector.cross(self.from_goal));
-            if cross < 0.0 { -turn } else { turn }
+            let along = dot(self.parent.col(i), self.from_effector.cross(self.from_goal));
+            reflected_turn(self.angle(), self.cap, along)
         } else {
             let (axis, angle) = self.limited_axis(Some(i), false)?;
             first_applied_turn(axis, angle, single.order)
         };
         Some(settle(l, i, e0, delta, reflect))
     }
+}
+
+/// The first-half turn of a link on its single axis (`Step::on_axis`): the capped `angle`,
+/// signed by `along`, the cross product's component along the axis in the parent frame.
+#[inline]
+pub(super) fn reflected_turn(angle: f32, cap: f32, along: f32) -> f32 {
+    let turn = capped(angle, cap);
+    if along < 0.0 { -turn } else { turn }
 }
 
 /// The angle about the axis Euler order `order` applies first of the turn about unit `axis`

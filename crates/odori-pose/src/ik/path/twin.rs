@@ -12,7 +12,8 @@
 use super::PathSolve;
 use crate::ik::DIRECTION_STOP;
 use crate::ik::step::{
-    angle_of, axis_angle_turn, capped, first_applied_of, half_angle_form, half_angle_turn, settle,
+    angle_of, axis_angle_turn, capped, first_applied_of, half_angle_form, half_angle_turn,
+    reflected_turn, settle,
 };
 use glam::{Affine3A, Mat3A, Vec3A};
 use std::arch::x86_64::*;
@@ -55,17 +56,18 @@ enum Form {
 fn form_of(solve: &PathSolve, link: usize) -> Option<Form> {
     let plan = &solve.s.plans[link];
     let state = &solve.links[link];
-    match (&plan.single, &plan.limits) {
-        (Some(_), Some(_)) if state.matrix_set && solve.reflect() => Some(Form::Reflect),
-        (Some(single), Some(_))
-            if state.matrix_set && single.first_applied && plan.fixed.is_none() =>
+    let reflect = solve.reflect();
+    match state.on_its_axis(plan, reflect) {
+        Some(_) if reflect => Some(Form::Reflect),
+        Some(_) if plan.fixed.is_none() => Some(Form::Late),
+        Some(_) => None,
+        None if plan.limits.is_none()
+            && !state.matrix_set
+            && half_angle_form(plan.fixed, plan.cap) =>
         {
-            Some(Form::Late)
-        }
-        (_, None) if !state.matrix_set && half_angle_form(plan.fixed, plan.cap) => {
             Some(Form::HalfAngle)
         }
-        _ => None,
+        None => None,
     }
 }
 
@@ -108,13 +110,9 @@ fn round(a: &mut PathSolve, b: &mut PathSolve, link: usize) -> bool {
             let parent_axis = pair(a.parent_rotation(k).col(i), b.parent_rotation(k).col(i));
             let along = firsts(dot3(parent_axis, cross));
             let angles = (angle_of(cosines.0), angle_of(cosines.1));
-            let signed = |angle: f32, cap: f32, along: f32| {
-                let turn = capped(angle, cap);
-                if along < 0.0 { -turn } else { turn }
-            };
             let deltas = (
-                signed(angles.0, plan_a.cap, along.0),
-                signed(angles.1, plan_b.cap, along.1),
+                reflected_turn(angles.0, plan_a.cap, along.0),
+                reflected_turn(angles.1, plan_b.cap, along.1),
             );
             turn_on_axis(a, b, link, i, deltas, true)
         }
