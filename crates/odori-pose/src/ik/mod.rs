@@ -139,6 +139,18 @@ fn directions(position: Vec3A, effector: Vec3A, goal: Vec3A) -> Directions {
 /// Solve solver `si` on `inst` and refresh every bone that depends on its links.
 pub fn solve(model: &Model, inst: &mut Instance, si: usize) {
     let (goal, effector, drop_grant) = begin(model, inst, si);
+    solve_begun(model, inst, si, goal, effector, drop_grant);
+}
+
+/// [`solve`] after its [`begin`], which gave `goal`, `effector` and `drop_grant`.
+fn solve_begun(
+    model: &Model,
+    inst: &mut Instance,
+    si: usize,
+    goal: Vec3A,
+    effector: Vec3A,
+    drop_grant: bool,
+) {
     let moved = if within_tolerance(effector, goal) {
         false
     } else if model.solvers[si].plain_path {
@@ -164,10 +176,10 @@ pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize, lockst
     let (goal_b, effector_b, _) = begin(model, inst, b);
     if within_tolerance(effector_a, goal_a) {
         finish(model, inst, a, false, false);
-        return solve(model, inst, b);
+        return solve_begun(model, inst, b, goal_b, effector_b, false);
     }
     if within_tolerance(effector_b, goal_b) {
-        solve(model, inst, a);
+        solve_begun(model, inst, a, goal_a, effector_a, false);
         return finish(model, inst, b, false, false);
     }
     let (mut slots, mut links) = take_buffers(inst);
