@@ -51,8 +51,9 @@
 //! normalisation, dot and cross sums in a fixed order, D3DX's quaternion product and
 //! matrix↔quaternion formulas, atan2 and the Euler rebuild's sine and cosine in f64, the rebuilt
 //! matrix used for the link's world matrix while its solver runs, and FK through skinning
-//! matrices (`fk`). The last steps of a long solve turn by angles near f32 resolution, so this
-//! rounding decides results at 1e-4 \[`local-axes-multi-*`, `layered-*`\]; an f32 sine and
+//! matrices (`fk`); the arc-cosine of a step is fdlibm's f32 routine, inline (`trig::acos`,
+//! glibc's `acosf` bit for bit). The last steps of a long solve turn by angles near f32
+//! resolution, so this rounding decides results at 1e-4 \[`local-axes-multi-*`, `layered-*`\]; an f32 sine and
 //! cosine in the rebuild already fail `local-axes-multi-*` by 3e-4.
 //!
 //! Two cheaper forms of the same mathematics replace MMD's operations where no capture

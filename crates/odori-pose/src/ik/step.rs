@@ -4,7 +4,7 @@
 use super::d3dx::{dot, normalize, then, to_frame};
 use super::limits::{clamp_euler, first_applied_angle, into_range, unit_axis};
 use super::plan::SingleAxis;
-use super::trig::atan2;
+use super::trig::{acos, atan2};
 use crate::fk;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat, Vec3A};
@@ -90,11 +90,11 @@ impl Step {
             let angle = if cross.length_squared() == 0.0 && dot < 0.0 {
                 signed_angle_about(e, g, axis)
             } else {
-                dot.acos() * axis.dot(cross.normalize_or_zero())
+                acos(dot) * axis.dot(cross.normalize_or_zero())
             };
             (axis, angle)
         } else {
-            let angle = dot.acos();
+            let angle = acos(dot);
             let axis = if cross.length() < 1e-5 {
                 if dot > -1.0 + 1e-5 {
                     return None;
@@ -258,7 +258,7 @@ pub(super) fn capped(angle: f32, cap: f32) -> f32 {
 /// The angle whose cosine is `d` (the dot product of two unit directions).
 #[inline]
 pub(super) fn angle_of(d: f32) -> f32 {
-    d.clamp(-1.0, 1.0).acos()
+    acos(d.clamp(-1.0, 1.0))
 }
 
 /// The angle a link on its single axis `i` turns to from `e0` by `delta`: wrapped into
@@ -283,7 +283,7 @@ pub(super) fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> f32 {
         return 0.0;
     }
     let (pe, pg) = (pe.normalize(), pg.normalize());
-    let angle = pe.dot(pg).clamp(-1.0, 1.0).acos();
+    let angle = acos(pe.dot(pg).clamp(-1.0, 1.0));
     if axis.dot(pe.cross(pg)) < 0.0 {
         -angle
     } else {
