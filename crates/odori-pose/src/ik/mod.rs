@@ -53,8 +53,8 @@
 //! matrix used for the link's world matrix while its solver runs, and FK through skinning
 //! matrices (`fk`); the arc-cosine of a step is fdlibm's f32 routine, inline (`trig::acos`,
 //! glibc's `acosf` bit for bit). The last steps of a long solve turn by angles near f32
-//! resolution, so this rounding decides results at 1e-4 \[`local-axes-multi-*`, `layered-*`\]; an f32 sine and
-//! cosine in the rebuild already fail `local-axes-multi-*` by 3e-4.
+//! resolution, so this rounding decides results at 1e-4 \[`local-axes-multi-*`, `layered-*`\];
+//! an f32 sine and cosine in the rebuild already fail `local-axes-multi-*` by 3e-4.
 //!
 //! Two cheaper forms of the same mathematics replace MMD's operations where no capture
 //! depends on their last bit (all 48 still pass with unchanged margins; against mmd-anim the

@@ -151,9 +151,8 @@ pub(super) fn atan2(y: f32, x: f32) -> f32 {
 
 /// acos(x) for f32 `x`, in f32 arithmetic: Sun's fdlibm `__ieee754_acosf` (its branches,
 /// coefficients and operation order), the routine glibc's `acosf` runs, so results are those
-/// of the library call on such platforms, and the same on every platform. Inline, the leg
-/// solve's steps (one arc-cosine each) keep their vector registers instead of spilling them
-/// around a call. Error below one ulp; NaN for NaN and |x| > 1.
+/// of the library call on such platforms, and the same on every platform; inline, a step
+/// (one arc-cosine each) makes no library call. Error below one ulp; NaN for NaN and |x| > 1.
 #[inline]
 pub(super) fn acos(x: f32) -> f32 {
     const PI: f32 = f32::from_bits(0x4049_0fda);
@@ -191,6 +190,7 @@ pub(super) fn acos(x: f32) -> f32 {
     if magnitude < 0x3f00_0000 {
         // |x| < 0.5: π/2 − asin(x).
         if magnitude <= 0x3280_0000 {
+            // |x| ≤ 2⁻²⁶: π/2 to f32 precision.
             return PIO2_HI + PIO2_LO;
         }
         let r = ratio(x * x);
