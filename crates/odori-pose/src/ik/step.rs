@@ -90,11 +90,11 @@ impl Step {
             let angle = if cross.length_squared() == 0.0 && dot < 0.0 {
                 signed_angle_about(e, g, axis)
             } else {
-                acos(dot) * axis.dot(cross.normalize_or_zero())
+                angle_of(dot) * axis.dot(cross.normalize_or_zero())
             };
             (axis, angle)
         } else {
-            let angle = acos(dot);
+            let angle = angle_of(dot);
             let axis = if cross.length() < 1e-5 {
                 if dot > -1.0 + 1e-5 {
                     return None;
@@ -283,7 +283,7 @@ pub(super) fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> f32 {
         return 0.0;
     }
     let (pe, pg) = (pe.normalize(), pg.normalize());
-    let angle = acos(pe.dot(pg).clamp(-1.0, 1.0));
+    let angle = angle_of(pe.dot(pg));
     if axis.dot(pe.cross(pg)) < 0.0 {
         -angle
     } else {
