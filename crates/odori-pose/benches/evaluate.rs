@@ -2,11 +2,13 @@
 //!
 //! `playback`: all 2,810 frames in order on one thread (criterion reports the time of the
 //! whole pass; divide by 2,810 for per frame). `instances_1000`: one frame of 1,000 instances
-//! sharing the model and motion, each at its own frame, in parallel with rayon.
+//! sharing the model and motion, each at its own frame, in parallel with rayon: in groups
+//! (`evaluate_group`, the solves of each IK solver side by side in vector lanes), and one by
+//! one for comparison.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use odori_format::{Pmx, Vmd};
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{GROUP, Instance, Model, Motion, evaluate_group};
 use rayon::prelude::*;
 use std::hint::black_box;
 
@@ -37,6 +39,20 @@ fn evaluate(c: &mut Criterion) {
     let mut pool: Vec<Instance> = (0..1000).map(|_| Instance::new(&model, &motion)).collect();
     let mut tick = 0usize;
     g.bench_function("instances_1000_parallel", |b| {
+        b.iter(|| {
+            tick += 1;
+            pool.par_chunks_mut(GROUP)
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    let mut at = [0.0; GROUP];
+                    for (j, f) in at.iter_mut().enumerate().take(chunk.len()) {
+                        *f = (((c * GROUP + j) * 37 + tick) % frames) as f32;
+                    }
+                    evaluate_group(&model, &motion, chunk, &at[..chunk.len()]);
+                });
+        })
+    });
+    g.bench_function("instances_1000_parallel_one_by_one", |b| {
         b.iter(|| {
             tick += 1;
             pool.par_iter_mut().enumerate().for_each(|(i, inst)| {

@@ -175,7 +175,7 @@ impl Instance {
 
     /// After bone `b`'s world pass: keep its position when it is an IK effector.
     #[inline]
-    fn record_pass(&mut self, model: &Model, b: usize) {
+    pub(crate) fn record_pass(&mut self, model: &Model, b: usize) {
         let slot = model.effector_slot[b];
         if slot != crate::model::NONE {
             self.effector_pass[slot as usize] = self.world_position[b];
@@ -192,23 +192,49 @@ impl Instance {
     }
 
     fn run_step(&mut self, model: &Model, step: &crate::model::Step) {
+        self.step_bones(model, step);
+        if self.options.ik {
+            for run in &model.ik_runs[step.ik_runs.clone()] {
+                self.ik_run(model, run);
+            }
+        }
+        self.step_post_ik(model, step);
+    }
+
+    /// The world pass of a step's bones (before its IK solvers).
+    #[inline]
+    pub(crate) fn step_bones(&mut self, model: &Model, step: &crate::model::Step) {
         for &b in &model.order[step.bones.clone()] {
             self.pass_bone(model, b as usize);
         }
-        if self.options.ik {
-            for run in &model.ik_runs[step.ik_runs.clone()] {
-                let a = run.first as usize;
-                let b = (run.second != NONE).then_some(run.second as usize);
-                let enabled = |si: Option<usize>| si.filter(|&si| self.ik_enabled[si]);
-                match (enabled(Some(a)), enabled(b)) {
-                    (Some(a), Some(b)) => ik::solve_pair(model, self, a, b, run.lockstep),
-                    (Some(si), None) | (None, Some(si)) => ik::solve(model, self, si),
-                    (None, None) => {}
-                }
-            }
+    }
+
+    /// Run the enabled solvers of `run` (a pair side by side).
+    #[inline]
+    pub(crate) fn ik_run(&mut self, model: &Model, run: &crate::model::IkRun) {
+        match self.enabled_solvers(run) {
+            (Some(a), Some(b)) => ik::solve_pair(model, self, a, b, run.lockstep),
+            (Some(si), None) | (None, Some(si)) => ik::solve(model, self, si),
+            (None, None) => {}
         }
-        // Effectors whose grant follows an IK link get it back once the step's solvers are
-        // done (captures `layered-append-*`; see `ik`).
+    }
+
+    /// The solvers of `run` that its IK on/off keys leave on.
+    #[inline]
+    pub(crate) fn enabled_solvers(
+        &self,
+        run: &crate::model::IkRun,
+    ) -> (Option<usize>, Option<usize>) {
+        let a = run.first as usize;
+        let b = (run.second != NONE).then_some(run.second as usize);
+        let enabled = |si: Option<usize>| si.filter(|&si| self.ik_enabled[si]);
+        (enabled(Some(a)), enabled(b))
+    }
+
+    /// After a step's solvers: effectors whose grant follows an IK link get it back once the
+    /// step's solvers are done (captures `layered-append-*`; see `ik`).
+    #[inline]
+    pub(crate) fn step_post_ik(&mut self, model: &Model, step: &crate::model::Step) {
         for &b in &model.post_ik[step.post_ik.clone()] {
             let b = b as usize;
             self.grant_dropped[b] = false;

@@ -9,11 +9,15 @@
 //! the layer's CCD IK solvers, layer by layer: [`fk`], [`append`], [`ik`]), leave room for
 //! physics, then the after-physics pass. Outputs are world and skinning matrices, morph
 //! weights and material-morph results.
+//!
+//! A crowd evaluates its instances in groups ([`evaluate_group`]): the same results to the
+//! bit, with the IK solves of up to sixteen instances side by side in vector lanes.
 
 pub mod append;
 pub mod bezier;
 mod error;
 pub mod fk;
+pub mod group;
 pub mod ik;
 pub mod instance;
 pub mod material;
@@ -23,6 +27,7 @@ pub mod motion;
 pub mod sample;
 
 pub use error::PoseError;
+pub use group::{GROUP, evaluate_group};
 pub use instance::Instance;
 pub use material::MaterialState;
 pub use model::Model;

@@ -5,9 +5,6 @@
 
 mod common;
 
-use odori_format::sjis::SjisName;
-use odori_format::vmd::{IkState, PropertyKey};
-use odori_format::{Pmd, Pmx, Vmd};
 use odori_pose::model::{IkRun, NONE};
 use odori_pose::{Instance, Model, Motion};
 
@@ -106,23 +103,7 @@ fn legs_pair_with_legs_and_toes_with_toes_never_a_leg_with_its_own_toe() {
 fn paired_solves_match_solving_one_after_the_other_on_the_rig() {
     let model = Model::from_pmx(&common::two_legged_rig()).unwrap();
     let mut vmd = common::two_legged_dance();
-    // The right leg's IK switched off for frames 25–34: a pair then runs one solver alone.
-    let ik = |name: &str, enabled: u8| IkState {
-        name: SjisName::new(name),
-        enabled,
-    };
-    vmd.properties = vec![
-        PropertyKey {
-            frame: 25,
-            visible: 1,
-            ik: vec![ik("左足ＩＫ", 1), ik("右足ＩＫ", 0)],
-        },
-        PropertyKey {
-            frame: 35,
-            visible: 1,
-            ik: vec![ik("左足ＩＫ", 1), ik("右足ＩＫ", 1)],
-        },
-    ];
+    common::right_leg_ik_off_from_25_to_34(&mut vmd);
     let motion = Motion::from_vmd(&model, &vmd);
     let frames: Vec<f32> = (0..=120).map(|h| h as f32 * 0.5).collect();
     let solved = assert_pairing_changes_nothing(&model, &motion, &frames);
@@ -131,25 +112,10 @@ fn paired_solves_match_solving_one_after_the_other_on_the_rig() {
 
 #[test]
 fn paired_solves_match_solving_one_after_the_other_on_real_models() {
-    let Some(dance) = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd") else {
+    let Some(dancers) = common::real_dancers() else {
         return;
     };
-    let vmd = Vmd::read(dance).unwrap();
-    let models = [
-        "assets/gene/Gene_light.pmx",
-        "assets/gene/Gene_light.pmd",
-        "assets/miku_v2/miku_v2.pmd",
-    ];
-    for path in models {
-        let Some(path) = odori_testkit::shared(path) else {
-            return;
-        };
-        let model = if path.extension().unwrap() == "pmx" {
-            Model::from_pmx(&Pmx::read(&path).unwrap()).unwrap()
-        } else {
-            Model::from_pmd(&Pmd::read(&path).unwrap()).unwrap()
-        };
-        let motion = Motion::from_vmd(&model, &vmd);
+    for (path, model, motion) in dancers {
         let frames: Vec<f32> = (0..=2 * motion.end_frame as usize)
             .map(|h| h as f32 * 0.5)
             .collect();

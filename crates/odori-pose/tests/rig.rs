@@ -87,6 +87,25 @@ fn real_model_evaluation_allocates_nothing() {
 }
 
 #[test]
+fn group_evaluation_allocates_nothing() {
+    let model = Model::from_pmx(&common::two_legged_rig()).unwrap();
+    let motion = Motion::from_vmd(&model, &common::two_legged_dance());
+    let mut group: Vec<Instance> = (0..odori_pose::GROUP)
+        .map(|_| Instance::new(&model, &motion))
+        .collect();
+    let frames: Vec<f32> = (0..group.len()).map(|i| i as f32 * 3.5).collect();
+    odori_pose::evaluate_group(&model, &motion, &mut group, &frames);
+    let n = allocations_during(|| {
+        for tick in 0..60 {
+            let at: [f32; odori_pose::GROUP] =
+                std::array::from_fn(|i| (i as f32 * 3.5 + tick as f32 * 0.5) % 60.0);
+            odori_pose::evaluate_group(&model, &motion, &mut group, &at);
+        }
+    });
+    assert_eq!(n, 0, "{n} allocations while evaluating groups");
+}
+
+#[test]
 fn rest_pose_without_motion_keeps_bones_at_rest() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::empty(&model);

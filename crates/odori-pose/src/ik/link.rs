@@ -14,16 +14,16 @@ use glam::{Mat3A, Quat};
 pub(crate) struct LinkState {
     /// Its local rotation before its grant: its IK result once a solver turned it this frame,
     /// else its animated rotation. Out of date while `pending`.
-    rotation: Quat,
+    pub(super) rotation: Quat,
     /// The rotation matrix its last limited step built (valid while `matrix_set`): MMD's
     /// rebuilt matrix, which FK uses for the link while the solver runs.
     pub(crate) matrix: Mat3A,
     pub(crate) matrix_set: bool,
     /// With `matrix_set`, for a link limited on one axis: its angle about that axis.
-    angle: f32,
+    pub(super) angle: f32,
     /// `rotation` is still to be computed from `matrix` (only a later step that starts from
     /// it, or the end of the solve, reads it).
-    pending: bool,
+    pub(super) pending: bool,
     /// Some solver turned it this frame (`Instance::ik_solved`).
     pub(crate) solved: bool,
 }

@@ -77,10 +77,12 @@ mod chain;
 mod d3dx;
 mod limits;
 mod link;
-mod path;
+pub(crate) mod path;
 pub mod plan;
 mod step;
 mod trig;
+#[cfg(target_arch = "x86_64")]
+mod trig_wide;
 
 pub(crate) use chain::ChainSlot;
 pub(crate) use d3dx::then;
@@ -90,7 +92,7 @@ pub use plan::LinkPlan;
 
 use crate::fk;
 use crate::instance::Instance;
-use crate::model::Model;
+use crate::model::{IkRun, Model, NONE};
 use d3dx::normalize;
 use glam::{Quat, Vec3A};
 use path::PathSolve;
@@ -194,6 +196,154 @@ pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize, lockst
     let moved_b = solve_b.write_back(inst);
     finish(model, inst, b, moved_b, false);
     (inst.chain_slots, inst.link_states) = (slots, links);
+}
+
+/// Run `run` on every instance of a group whose IK is on (`crate::group`), each solver's
+/// solves in all the instances side by side (`path::wide`); false, doing nothing, when the
+/// run's solvers or the machine do not allow it. The results are [`solve_pair`]'s (or
+/// [`solve`]'s) on each instance.
+pub(crate) fn solve_run_grouped(model: &Model, instances: &mut [Instance], run: &IkRun) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let solvers = [run.first, run.second];
+        let solvers = &solvers[..if run.second == NONE { 1 } else { 2 }];
+        if !solvers
+            .iter()
+            .all(|&si| path::wide::fits(model, si as usize))
+            || !std::arch::is_x86_feature_detected!("avx2")
+        {
+            return false;
+        }
+        // SAFETY: the machine has AVX2 (checked just above).
+        unsafe { solve_grouped(model, instances, run, solvers) };
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (model, instances, run);
+        false
+    }
+}
+
+/// [`solve_run_grouped`] once its solvers are known to fit.
+///
+/// # Safety
+/// The machine must support AVX2.
+#[cfg(target_arch = "x86_64")]
+unsafe fn solve_grouped(model: &Model, instances: &mut [Instance], run: &IkRun, solvers: &[u32]) {
+    const N: usize = crate::group::GROUP;
+    // Solve `j` of instance `i` sits at 2i + j.
+    let mut buffers: [(Vec<ChainSlot>, Vec<LinkState>); N] = Default::default();
+    let mut begun = [[None; 2]; N];
+    let mut any = false;
+    for (i, inst) in instances.iter_mut().enumerate() {
+        if !inst.options.ik {
+            continue;
+        }
+        let (a, b) = inst.enabled_solvers(run);
+        let enabled = [a.is_some(), b.is_some()];
+        for (j, &si) in solvers.iter().enumerate() {
+            if !enabled[j] {
+                continue;
+            }
+            let si = si as usize;
+            let (goal, effector, drop_grant) = begin(model, inst, si);
+            debug_assert!(!drop_grant, "plain paths carry no grant");
+            if within_tolerance(effector, goal) {
+                finish(model, inst, si, false, false);
+            } else {
+                begun[i][j] = Some((goal, effector));
+                any = true;
+            }
+        }
+        if begun[i].iter().any(Option::is_some) {
+            buffers[i] = take_buffers(inst);
+        }
+    }
+    if !any {
+        return;
+    }
+    {
+        let mut solves: [Option<PathSolve>; 2 * N] = Default::default();
+        let first_chain = model.solvers[solvers[0] as usize].chain.len();
+        let first_links = model.solvers[solvers[0] as usize].links.len();
+        for (i, (inst, buffer)) in instances.iter().zip(buffers.iter_mut()).enumerate() {
+            let (chain_at, links_at) = (
+                first_chain.min(buffer.0.len()),
+                first_links.min(buffer.1.len()),
+            );
+            let (slots_a, slots_b) = buffer.0.split_at_mut(chain_at);
+            let (links_a, links_b) = buffer.1.split_at_mut(links_at);
+            let mut parts = [Some((slots_a, links_a)), Some((slots_b, links_b))].into_iter();
+            for (j, &si) in solvers.iter().enumerate() {
+                let (slots, links) = parts.next().flatten().unwrap();
+                if let Some((goal, effector)) = begun[i][j] {
+                    solves[2 * i + j] = Some(PathSolve::start(
+                        model,
+                        inst,
+                        si as usize,
+                        goal,
+                        effector,
+                        slots,
+                        links,
+                    ));
+                }
+            }
+        }
+        let mut lanes = [[0usize; N]; 2];
+        let mut counts = [0usize; 2];
+        for (i, b) in begun.iter().enumerate() {
+            for j in 0..solvers.len() {
+                if b[j].is_some() {
+                    lanes[j][counts[j]] = 2 * i + j;
+                    counts[j] += 1;
+                }
+            }
+        }
+        // Each solver's solves in groups of up to eight lanes.
+        const MOST: usize = N.div_ceil(path::wide::LANES);
+        let chunks = |j: usize| {
+            lanes[j][..counts[j]]
+                .chunks(path::wide::LANES)
+                .map(move |c| (solvers[j] as usize, c))
+        };
+        // SAFETY: the caller checked for AVX2.
+        unsafe {
+            if solvers.len() == 2 && run.lockstep {
+                // Solvers of the same shape share one loop.
+                let mut groups = [(0, &[][..]); 2 * MOST];
+                let mut n = 0;
+                for (slot, group) in groups.iter_mut().zip(chunks(0).chain(chunks(1))) {
+                    *slot = group;
+                    n += 1;
+                }
+                path::wide::run(model, &mut solves, &groups[..n]);
+            } else {
+                for j in 0..solvers.len() {
+                    let mut groups = [(0, &[][..]); MOST];
+                    let mut n = 0;
+                    for (slot, group) in groups.iter_mut().zip(chunks(j)) {
+                        *slot = group;
+                        n += 1;
+                    }
+                    path::wide::run(model, &mut solves, &groups[..n]);
+                }
+            }
+        }
+        for (i, inst) in instances.iter_mut().enumerate() {
+            for (j, &si) in solvers.iter().enumerate() {
+                if let Some(solve) = solves[2 * i + j].take() {
+                    let moved = solve.write_back(inst);
+                    finish(model, inst, si as usize, moved, false);
+                }
+            }
+        }
+    }
+    for (i, inst) in instances.iter_mut().enumerate() {
+        if begun[i].iter().any(Option::is_some) {
+            (inst.chain_slots, inst.link_states) = std::mem::take(&mut buffers[i]);
+        }
+    }
 }
 
 /// The instance's chain and link buffers, taken out for a solve (they move: no allocation).

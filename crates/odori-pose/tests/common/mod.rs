@@ -213,6 +213,27 @@ pub fn two_legged_dance() -> Vmd {
     vmd
 }
 
+/// Property keys switching the right leg's IK off for frames 25–34 (the left stays on): a
+/// pair of leg solvers then runs one solver alone.
+pub fn right_leg_ik_off_from_25_to_34(vmd: &mut Vmd) {
+    let ik = |name: &str, enabled: u8| odori_format::vmd::IkState {
+        name: SjisName::new(name),
+        enabled,
+    };
+    vmd.properties = vec![
+        odori_format::vmd::PropertyKey {
+            frame: 25,
+            visible: 1,
+            ik: vec![ik("左足ＩＫ", 1), ik("右足ＩＫ", 0)],
+        },
+        odori_format::vmd::PropertyKey {
+            frame: 35,
+            visible: 1,
+            ik: vec![ik("左足ＩＫ", 1), ik("右足ＩＫ", 1)],
+        },
+    ];
+}
+
 /// A bone key at `frame` with one Bezier curve (bytes x1, y1, x2, y2) for every channel.
 pub fn key(name: &str, frame: u32, t: [f32; 3], r: [f32; 4], curve: [u8; 4]) -> BoneKey {
     let c = odori_format::vmd::Bezier::from_bytes(curve[0], curve[1], curve[2], curve[3]);
@@ -332,4 +353,26 @@ pub fn dance() -> Vmd {
         properties: Vec::new(),
         sections_present: 2,
     }
+}
+
+/// The shared real models with legs (Gene as PMX and PMD, Miku v2 as PMD), each compiled,
+/// with wavefile_v2 bound to it: `None` (after the skip notice) without `../shared`.
+pub fn real_dancers() -> Option<Vec<(std::path::PathBuf, odori_pose::Model, odori_pose::Motion)>> {
+    let vmd = Vmd::read(odori_testkit::shared("assets/wavefile/wavefile_v2.vmd")?).unwrap();
+    let mut out = Vec::new();
+    for rel in [
+        "assets/gene/Gene_light.pmx",
+        "assets/gene/Gene_light.pmd",
+        "assets/miku_v2/miku_v2.pmd",
+    ] {
+        let path = odori_testkit::shared(rel)?;
+        let model = if path.extension().unwrap() == "pmx" {
+            odori_pose::Model::from_pmx(&odori_format::Pmx::read(&path).unwrap()).unwrap()
+        } else {
+            odori_pose::Model::from_pmd(&odori_format::Pmd::read(&path).unwrap()).unwrap()
+        };
+        let motion = odori_pose::Motion::from_vmd(&model, &vmd);
+        out.push((path, model, motion));
+    }
+    Some(out)
 }

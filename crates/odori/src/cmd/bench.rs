@@ -1,11 +1,13 @@
 //! `odori bench`: how long pose evaluation takes, per frame and per stage.
 //!
 //! Medians over every frame of the motion, in playback order (as a player evaluates them),
-//! then N instances sharing one model and motion, each at its own frame, in parallel.
+//! then N instances sharing one model and motion, each at its own frame, in parallel: in
+//! groups (`odori_pose::evaluate_group`, how a crowd should be evaluated), and one by one
+//! for comparison.
 
 use crate::load;
 use anyhow::Result;
-use odori_pose::{Instance, morph};
+use odori_pose::{GROUP, Instance, evaluate_group, morph};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -87,19 +89,38 @@ pub fn run(
         .map(|_| Instance::new(model, &motion))
         .collect();
     let ticks = 60;
-    let mut per_tick = Vec::with_capacity(ticks);
-    for tick in 0..ticks {
-        let t = Instant::now();
-        pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
-            let f = (i * 37 + tick) % frames;
-            inst.evaluate(model, &motion, f as f32);
-        });
-        per_tick.push(t.elapsed());
+    for grouped in [true, false] {
+        let mut per_tick = Vec::with_capacity(ticks);
+        for tick in 0..ticks {
+            let frame = |i: usize| ((i * 37 + tick) % frames) as f32;
+            let t = Instant::now();
+            if grouped {
+                pool.par_chunks_mut(GROUP)
+                    .enumerate()
+                    .for_each(|(c, chunk)| {
+                        let mut at = [0.0; GROUP];
+                        for (j, f) in at.iter_mut().enumerate().take(chunk.len()) {
+                            *f = frame(c * GROUP + j);
+                        }
+                        evaluate_group(model, &motion, chunk, &at[..chunk.len()]);
+                    });
+            } else {
+                pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
+                    inst.evaluate(model, &motion, frame(i));
+                });
+            }
+            per_tick.push(t.elapsed());
+        }
+        println!(
+            "{instances} instances in parallel ({} threads, {}), median per frame: {:.3} ms",
+            rayon::current_num_threads(),
+            if grouped {
+                "in groups of 16"
+            } else {
+                "one by one"
+            },
+            median(&mut per_tick).as_secs_f64() * 1e3
+        );
     }
-    println!(
-        "{instances} instances in parallel ({} threads), median per frame: {:.3} ms",
-        rayon::current_num_threads(),
-        median(&mut per_tick).as_secs_f64() * 1e3
-    );
     Ok(())
 }

@@ -14,6 +14,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod twin;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod wide;
 
 use super::chain::{ChainSlot, refresh_path};
 use super::link::{LinkState, Turn};
