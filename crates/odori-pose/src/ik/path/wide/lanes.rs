@@ -87,17 +87,10 @@ pub(super) fn bits(mask: F) -> u32 {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn mask_of(bits: u32) -> F {
-    let lane = |i: u32| if bits & (1 << i) != 0 { -1 } else { 0 };
-    _mm256_castsi256_ps(_mm256_setr_epi32(
-        lane(0),
-        lane(1),
-        lane(2),
-        lane(3),
-        lane(4),
-        lane(5),
-        lane(6),
-        lane(7),
-    ))
+    // Lane i tests bit i.
+    let lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    let set = _mm256_and_si256(_mm256_set1_epi32(bits as i32), lane_bits);
+    _mm256_castsi256_ps(_mm256_cmpeq_epi32(set, lane_bits))
 }
 
 #[target_feature(enable = "avx2")]
