@@ -92,7 +92,7 @@ pub use plan::LinkPlan;
 
 use crate::fk;
 use crate::instance::Instance;
-use crate::model::{IkRun, Model, NONE};
+use crate::model::{IkRun, Model};
 use d3dx::normalize;
 use glam::{Quat, Vec3A};
 use path::PathSolve;
@@ -206,7 +206,11 @@ pub(crate) fn solve_run_grouped(model: &Model, instances: &mut [Instance], run: 
     #[cfg(target_arch = "x86_64")]
     {
         let solvers = [run.first, run.second];
-        let solvers = &solvers[..if run.second == NONE { 1 } else { 2 }];
+        let solvers = &solvers[..if run.second == crate::model::NONE {
+            1
+        } else {
+            2
+        }];
         if !solvers
             .iter()
             .all(|&si| path::wide::fits(model, si as usize))
