@@ -44,6 +44,7 @@ pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance]
     for (inst, &frame) in instances.iter_mut().zip(frames) {
         inst.sample(model, motion, frame);
         morph::apply(model, inst);
+        // As `Instance::before_physics_pass` begins.
         inst.ik_solved.fill(false);
     }
     for step in &model.before_physics {
@@ -53,9 +54,7 @@ pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance]
         run_step(model, instances, step);
     }
     for inst in instances.iter_mut() {
-        for &b in &model.late_effectors {
-            inst.record_pass(model, b as usize);
-        }
+        inst.record_late_effectors(model);
     }
 }
 

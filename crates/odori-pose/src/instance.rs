@@ -168,6 +168,13 @@ impl Instance {
         for step in &model.after_physics_steps {
             self.run_step(model, step);
         }
+        self.record_late_effectors(model);
+    }
+
+    /// At the end of an evaluation: the positions of the effectors whose world pass comes
+    /// after their solver's, for the next evaluation's solves (see `ik`).
+    #[inline]
+    pub(crate) fn record_late_effectors(&mut self, model: &Model) {
         for &b in &model.late_effectors {
             self.record_pass(model, b as usize);
         }

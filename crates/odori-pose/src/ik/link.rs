@@ -126,14 +126,6 @@ impl LinkState {
         }
     }
 
-    /// With `matrix_set`, a link limited on one axis: its angle about that axis (read by the
-    /// two-lane rounds, which exist on x86-64 only).
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(super) fn axis_angle(&self) -> f32 {
-        self.angle
-    }
-
     /// A link limited on one axis alone that an earlier step of this solve left on that axis,
     /// in a step that adds angles (`Step::on_axis`: any first-half step, and second-half steps
     /// when the axis is the one its Euler order applies first): its axis and limits.

@@ -180,7 +180,7 @@ fn turn_on_axis(
 ) -> (Mat3A, Mat3A) {
     let settled = |solve: &PathSolve, delta: f32| {
         let limits = solve.s.plans[link].limits.unwrap();
-        settle(&limits, i, solve.links[link].axis_angle(), delta, reflect)
+        settle(&limits, i, solve.links[link].angle, delta, reflect)
     };
     let angles = (settled(a, deltas.0), settled(b, deltas.1));
     (
