@@ -29,9 +29,10 @@ pub(crate) const LANES: usize = 8;
 /// Most groups of lanes [`run`] takes at once.
 const MAX_GROUPS: usize = 4;
 
-/// Longest chain and most links a solver may have to run here.
+/// Longest chain a solver may have to run here (a leg has three bones: thigh, knee, ankle).
 pub(super) const MAX_CHAIN: usize = 4;
 
+/// Most links a solver may have to run here (a leg has two).
 pub(super) const MAX_LINKS: usize = 4;
 
 /// Whether solver `si` runs here: a plain path (`plan::is_plain_path`) whose top link has a
@@ -65,9 +66,9 @@ struct Group<'m> {
 }
 
 /// Run the solves that `groups` pick out of `solves` to their ends, as `PathSolve::run` would
-/// run each: per group, one to eight solves of one solver, all just started. Two groups must
-/// be of solvers of the same shape (`plan::same_shape`): they share the loop, so that the two
-/// groups' chains of dependent operations overlap.
+/// run each: per group, one to eight solves of one solver, all just started; at most
+/// [`MAX_GROUPS`] groups, all of solvers of the same shape (`plan::same_shape`). They share the
+/// loop, so that the groups' chains of dependent operations overlap.
 ///
 /// # Safety
 /// The machine must support AVX2.
