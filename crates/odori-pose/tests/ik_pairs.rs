@@ -57,21 +57,11 @@ fn assert_pairing_changes_nothing(model: &Model, motion: &Motion, frames: &[f32]
 fn assert_same_poses(model: &Model, alone: &Model, motion: &Motion, frames: &[f32]) -> usize {
     let (mut paired_inst, mut alone_inst) =
         (Instance::new(model, motion), Instance::new(alone, motion));
-    let bits = |a: glam::Affine3A| a.to_cols_array().map(f32::to_bits);
     let mut solved_frames = 0;
     for &f in frames {
         paired_inst.evaluate(model, motion, f);
         alone_inst.evaluate(alone, motion, f);
-        for b in 0..model.bone_count() {
-            assert_eq!(
-                (bits(paired_inst.world(b)), bits(paired_inst.skinning[b])),
-                (bits(alone_inst.world(b)), bits(alone_inst.skinning[b])),
-                "{}: bone {} ({}) at frame {f}",
-                model.name,
-                b,
-                model.bone_names[b]
-            );
-        }
+        common::assert_same_matrices(model, &paired_inst, &alone_inst, &format!("at frame {f}"));
         solved_frames += paired_inst.ik_solved.iter().any(|&s| s) as usize;
     }
     solved_frames

@@ -376,3 +376,23 @@ pub fn real_dancers() -> Option<Vec<(std::path::PathBuf, odori_pose::Model, odor
     }
     Some(out)
 }
+
+/// Every bone's world and skinning matrix of `a` and `b` (instances of `model`) match bit for
+/// bit; `at` names the case in the failure message.
+pub fn assert_same_matrices(
+    model: &odori_pose::Model,
+    a: &odori_pose::Instance,
+    b: &odori_pose::Instance,
+    at: &dyn std::fmt::Display,
+) {
+    let bits = |m: glam::Affine3A| m.to_cols_array().map(f32::to_bits);
+    for bone in 0..model.bone_count() {
+        assert_eq!(
+            (bits(a.world(bone)), bits(a.skinning[bone])),
+            (bits(b.world(bone)), bits(b.skinning[bone])),
+            "{}: bone {bone} ({}) {at}",
+            model.name,
+            model.bone_names[bone]
+        );
+    }
+}
