@@ -311,28 +311,21 @@ unsafe fn solve_grouped(model: &Model, instances: &mut [Instance], run: &IkRun, 
                 .chunks(path::wide::LANES)
                 .map(move |c| (solvers[j] as usize, c))
         };
-        // SAFETY: the caller checked for AVX2.
-        unsafe {
-            if solvers.len() == 2 && run.lockstep {
-                // Solvers of the same shape share one loop.
-                let mut groups = [(0, &[][..]); 2 * MOST];
-                let mut n = 0;
-                for (slot, group) in groups.iter_mut().zip(chunks(0).chain(chunks(1))) {
-                    *slot = group;
-                    n += 1;
-                }
-                path::wide::run(model, &mut solves, &groups[..n]);
-            } else {
-                for j in 0..solvers.len() {
-                    let mut groups = [(0, &[][..]); MOST];
-                    let mut n = 0;
-                    for (slot, group) in groups.iter_mut().zip(chunks(j)) {
-                        *slot = group;
-                        n += 1;
-                    }
-                    path::wide::run(model, &mut solves, &groups[..n]);
-                }
+        // Solvers of the same shape share one loop; others run one after the other.
+        let batches: &[&[usize]] = match (solvers.len(), run.lockstep) {
+            (2, true) => &[&[0, 1]],
+            (2, false) => &[&[0], &[1]],
+            _ => &[&[0]],
+        };
+        for batch in batches {
+            let mut groups = [(0, &[][..]); 2 * MOST];
+            let mut n = 0;
+            for (slot, group) in groups.iter_mut().zip(batch.iter().flat_map(|&j| chunks(j))) {
+                *slot = group;
+                n += 1;
             }
+            // SAFETY: the caller checked for AVX2.
+            unsafe { path::wide::run(model, &mut solves, &groups[..n]) };
         }
         for (i, inst) in instances.iter_mut().enumerate() {
             for (j, &si) in solvers.iter().enumerate() {
