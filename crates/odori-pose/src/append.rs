@@ -8,6 +8,7 @@
 
 use crate::instance::Instance;
 use crate::model::{AppendRule, Model};
+use crate::unfused;
 use glam::Quat;
 
 /// Compute bone `b`'s append rotation and translation from its source.
@@ -23,7 +24,7 @@ pub fn apply(model: &Model, inst: &mut Instance, b: usize, rule: &AppendRule) {
             if model.is_ik_link[s] && inst.ik_solved[s] {
                 // The IK result replaces the link's animated rotation.
                 if append_driven {
-                    inst.ik_rotation[s] * inst.append_rotation[s]
+                    unfused::quat_mul(inst.ik_rotation[s], inst.append_rotation[s])
                 } else {
                     inst.ik_rotation[s]
                 }
@@ -33,7 +34,7 @@ pub fn apply(model: &Model, inst: &mut Instance, b: usize, rule: &AppendRule) {
                 inst.pose_rotation[s]
             }
         };
-        inst.append_rotation[b] = Quat::IDENTITY.slerp(src, rule.ratio);
+        inst.append_rotation[b] = unfused::slerp(Quat::IDENTITY, src, rule.ratio);
     }
     if rule.translate {
         let src = if rule.local {

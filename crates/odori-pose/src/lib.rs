@@ -8,7 +8,8 @@
 //! ([`morph`]), run the before-physics pass (forward kinematics with append transforms, then
 //! the layer's CCD IK solvers, layer by layer: [`fk`], [`append`], [`ik`]), leave room for
 //! physics, then the after-physics pass. Outputs are world and skinning matrices, morph
-//! weights and material-morph results.
+//! weights and material-morph results. A pose is the same bits on every target: products
+//! that glam would fuse on some go through [`unfused`].
 //!
 //! A crowd evaluates its instances in groups ([`evaluate_group`]): the same results to the
 //! bit, with the IK solves of up to sixteen instances side by side in vector lanes.
@@ -25,6 +26,7 @@ pub mod model;
 pub mod morph;
 pub mod motion;
 pub mod sample;
+pub mod unfused;
 
 pub use error::PoseError;
 pub use group::{GROUP, evaluate_group};

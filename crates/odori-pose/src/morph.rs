@@ -5,6 +5,7 @@
 use crate::instance::Instance;
 use crate::material::MaterialState;
 use crate::model::{Model, MorphKind};
+use crate::unfused;
 use glam::Quat;
 
 /// Expand groups, then apply bone and material morphs to `inst`.
@@ -46,7 +47,10 @@ pub fn apply(model: &Model, inst: &mut Instance) {
                 for &(b, t, q) in offsets {
                     let b = b as usize;
                     let translation = inst.pose_translation[b] + t * w;
-                    let rotation = Quat::IDENTITY.slerp(q, w) * inst.pose_rotation[b];
+                    let rotation = unfused::quat_mul(
+                        unfused::slerp(Quat::IDENTITY, q, w),
+                        inst.pose_rotation[b],
+                    );
                     inst.set_pose(b, translation, rotation);
                 }
             }

@@ -6,6 +6,7 @@
 //! playing forward finds its key in O(1); a seek falls back to binary search.
 
 use crate::motion::Motion;
+use crate::unfused;
 use glam::{Quat, Vec3A};
 
 /// The index k of the last key with `frames[k] <= f` (0 when f is before the first key).
@@ -50,7 +51,7 @@ pub fn bone(motion: &Motion, t: usize, f: f32, cursor: &mut u32) -> (Vec3A, Quat
         )
     };
     let translation = ta + (tb - ta) * w;
-    let rotation = keys.rotations[a].slerp(keys.rotations[b], s);
+    let rotation = unfused::slerp(keys.rotations[a], keys.rotations[b], s);
     (translation, rotation, keys.physics_off[a])
 }
 

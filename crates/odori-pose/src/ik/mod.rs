@@ -93,6 +93,7 @@ pub use plan::LinkPlan;
 use crate::fk;
 use crate::instance::Instance;
 use crate::model::{IkRun, Model};
+use crate::unfused;
 use d3dx::normalize;
 use glam::{Quat, Vec3A};
 use path::PathSolve;
@@ -430,7 +431,7 @@ fn solve_general(
             let retained_now = iteration == 0 && plan.retained;
             let pose = inst.pose_rotation[lb];
             if retained_now {
-                link.set_rotation(inst.ik_history[lb] * pose);
+                link.set_rotation(unfused::quat_mul(inst.ik_history[lb], pose));
             }
             if link.turn(plan, &step, reflect).is_none() {
                 if !retained_now {
@@ -440,7 +441,7 @@ fn solve_general(
             }
             let q = link.store(inst, lb);
             if plan.retained {
-                inst.ik_history[lb] = q * pose.conjugate();
+                inst.ik_history[lb] = unfused::quat_mul(q, pose.conjugate());
             }
             let from = plan.slot as usize;
             if model.append[lb].is_none() {

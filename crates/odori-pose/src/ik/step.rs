@@ -7,6 +7,7 @@ use super::plan::SingleAxis;
 use super::trig::{acos, atan2};
 use crate::fk;
 use crate::model::LinkLimits;
+use crate::unfused;
 use glam::{Mat3A, Quat, Vec3A};
 use std::f32::consts::PI;
 
@@ -27,7 +28,10 @@ impl Step {
     /// The cross product of the directions, in the parent frame.
     #[inline]
     pub(super) fn parent_cross(&self) -> Vec3A {
-        to_frame(&self.parent, self.from_effector.cross(self.from_goal))
+        to_frame(
+            &self.parent,
+            unfused::cross(self.from_effector, self.from_goal),
+        )
     }
 
     /// `angle` limited to the step cap.
@@ -81,12 +85,12 @@ impl Step {
         const TINY: f32 = 1e-3 * PI / 180.0;
         let to_local = current.inverse();
         // Directions from the link, in its frame.
-        let e = (to_local * to_frame(&self.parent, -self.from_effector)).normalize();
-        let g = (to_local * to_frame(&self.parent, -self.from_goal)).normalize();
+        let e = unfused::rotate(to_local, to_frame(&self.parent, -self.from_effector)).normalize();
+        let g = unfused::rotate(to_local, to_frame(&self.parent, -self.from_goal)).normalize();
         let dot = e.dot(g).clamp(-1.0, 1.0);
-        let cross = e.cross(g);
+        let cross = unfused::cross(e, g);
         let (axis, angle) = if let Some(f) = self.fixed {
-            let axis = to_local * f;
+            let axis = unfused::rotate(to_local, f);
             let angle = if cross.length_squared() == 0.0 && dot < 0.0 {
                 signed_angle_about(e, g, axis)
             } else {
@@ -100,7 +104,7 @@ impl Step {
                     return None;
                 }
                 let side = if e.x.abs() < 0.9 { Vec3A::X } else { Vec3A::Y };
-                e.cross(side).normalize()
+                unfused::cross(e, side).normalize()
             } else {
                 cross.normalize()
             };
@@ -110,7 +114,7 @@ impl Step {
             return None;
         }
         let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
-        Some((current * turn).normalize())
+        Some(unfused::quat_mul(current, turn).normalize())
     }
 
     /// The turn a limited link's step makes (parent frame), before limits. `single`: the
@@ -188,7 +192,10 @@ impl Step {
     ) -> Option<f32> {
         let i = single.axis;
         let delta = if reflect {
-            let along = dot(self.parent.col(i), self.from_effector.cross(self.from_goal));
+            let along = dot(
+                self.parent.col(i),
+                unfused::cross(self.from_effector, self.from_goal),
+            );
             reflected_turn(self.angle(), self.cap, along)
         } else {
             let (axis, angle) = self.limited_axis(Some(i), false)?;
@@ -284,7 +291,7 @@ pub(super) fn signed_angle_about(e: Vec3A, g: Vec3A, axis: Vec3A) -> f32 {
     }
     let (pe, pg) = (pe.normalize(), pg.normalize());
     let angle = angle_of(pe.dot(pg));
-    if axis.dot(pe.cross(pg)) < 0.0 {
+    if axis.dot(unfused::cross(pe, pg)) < 0.0 {
         -angle
     } else {
         angle
