@@ -32,10 +32,9 @@ pub(super) fn sqrt_lanes(v: Vec3A) -> Vec3A {
     }
 }
 
-#[inline]
-pub(super) fn dot(a: Vec3A, b: Vec3A) -> f32 {
-    (a.x * b.x + a.y * b.y) + a.z * b.z
-}
+/// D3DX's dot product, `(x x' + y y') + z z'`: the sum the quaternion × vector of
+/// `unfused` takes too.
+pub(super) use crate::unfused::dot3 as dot;
 
 /// `v` (world) in the frame whose world rotation is `m`: mᵀ v.
 #[inline]
