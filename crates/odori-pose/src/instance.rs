@@ -336,4 +336,48 @@ impl Instance {
     pub fn world_matrix(&self, b: usize) -> Mat4 {
         Mat4::from(self.world(b))
     }
+
+    /// Skinning matrices (world × inverse bind), indexed by file bone index: what a skinner
+    /// multiplies rest vertices by.
+    #[inline]
+    pub fn skinning(&self) -> &[Affine3A] {
+        &self.skinning
+    }
+
+    /// Every bone's world (model-space) position, indexed by file bone index.
+    #[inline]
+    pub fn world_positions(&self) -> &[Vec3A] {
+        &self.world_position
+    }
+
+    /// Morph weights as the motion samples them, indexed like the model's morphs.
+    #[inline]
+    pub fn morph_weights(&self) -> &[f32] {
+        &self.morph_weights
+    }
+
+    /// Morph weights after group and flip morphs are expanded: what deformation applies.
+    #[inline]
+    pub fn effective_morph_weights(&self) -> &[f32] {
+        &self.effective_morph_weights
+    }
+
+    /// Material-morph state per material (what the renderer resolves against each material).
+    #[inline]
+    pub fn materials(&self) -> &[MaterialState] {
+        &self.materials
+    }
+
+    /// Whether the model is shown (the motion's visibility keys).
+    #[inline]
+    pub fn visible(&self) -> bool {
+        self.visible
+    }
+
+    /// Per bone: the motion switched this bone's rigid body to follow the bone (VMD's
+    /// per-bone physics flag).
+    #[inline]
+    pub fn physics_off(&self) -> &[bool] {
+        &self.physics_off
+    }
 }
