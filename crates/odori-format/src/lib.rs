@@ -12,6 +12,7 @@
 
 mod cursor;
 pub mod error;
+pub mod faces;
 mod sink;
 pub mod sjis;
 

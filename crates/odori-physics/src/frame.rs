@@ -1,4 +1,4 @@
-//! One call per displayed frame: pose, physics, after-physics pose, with seeks detected.
+//! The physics stage of one displayed frame, between the pose passes, with seeks detected.
 
 use crate::PhysicsWorld;
 use odori_pose::{Instance, Model, Motion};
@@ -7,16 +7,16 @@ use odori_pose::{Instance, Model, Motion};
 pub const FPS: f32 = 30.0;
 
 impl PhysicsWorld {
-    /// Evaluate `frame` of `motion` with physics: the before-physics pass, then a physics
-    /// step of the time since the previous call, then the after-physics pass and skinning
-    /// matrices. Frames may be fractional (60 fps output steps by 0.5).
+    /// The physics stage of frame `frame`, run between the pose runtime's two passes
+    /// (`Instance::before_physics` and `Instance::after_physics`): a step of the time since
+    /// the previous call, with kinematic bodies on their bones and simulated bodies written
+    /// back into theirs. Frames may be fractional (60 fps output steps by 0.5).
     ///
     /// The first call, a step backwards, or a jump of more than
     /// [`crate::PhysicsConfig::max_frame_gap`] frames resets the world to the pose instead,
     /// and settles it ([`crate::PhysicsConfig::start_settle_steps`] at frame 0,
     /// [`crate::PhysicsConfig::seek_settle_steps`] elsewhere).
-    pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
-        inst.before_physics(model, motion, frame);
+    pub fn simulate(&mut self, model: &Model, inst: &mut Instance, frame: f32) {
         match self.last_frame {
             Some(last) if frame >= last && frame - last <= self.config().max_frame_gap => {
                 self.step(model, inst, (frame - last) / FPS);
@@ -33,10 +33,18 @@ impl PhysicsWorld {
             }
         }
         self.last_frame = Some(frame);
+    }
+
+    /// One whole frame for a single instance: the before-physics pass, [`Self::simulate`],
+    /// the after-physics pass. The playback library runs the three itself (so crowds
+    /// evaluated in groups get physics too); this is for tools that play one model.
+    pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
+        inst.before_physics(model, motion, frame);
+        self.simulate(model, inst, frame);
         inst.after_physics(model);
     }
 
-    /// Forget the previous frame: the next [`PhysicsWorld::evaluate`] resets the world.
+    /// Forget the previous frame: the next [`PhysicsWorld::simulate`] resets the world.
     pub fn invalidate(&mut self) {
         self.last_frame = None;
     }

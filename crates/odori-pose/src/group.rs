@@ -40,6 +40,22 @@ pub fn solves_side_by_side(model: &Model, si: usize) -> bool {
 /// # Panics
 /// When `frames` and `instances` differ in length or hold more than [`GROUP`].
 pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance], frames: &[f32]) {
+    before_physics_group(model, motion, instances, frames);
+    after_physics_group(model, instances);
+}
+
+/// The first half of [`evaluate_group`]: sample, morphs and the before-physics pass of every
+/// instance, as [`Instance::before_physics`] gives them. A physics stage steps each instance
+/// between this and [`after_physics_group`], so a crowd evaluated in groups has physics too.
+///
+/// # Panics
+/// When `frames` and `instances` differ in length or hold more than [`GROUP`].
+pub fn before_physics_group(
+    model: &Model,
+    motion: &Motion,
+    instances: &mut [Instance],
+    frames: &[f32],
+) {
     assert!(instances.len() == frames.len() && instances.len() <= GROUP);
     for (inst, &frame) in instances.iter_mut().zip(frames) {
         inst.sample(model, motion, frame);
@@ -50,6 +66,11 @@ pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance]
     for step in &model.before_physics {
         run_step(model, instances, step);
     }
+}
+
+/// The second half of [`evaluate_group`]: the after-physics pass of every instance, as
+/// [`Instance::after_physics`] gives it.
+pub fn after_physics_group(model: &Model, instances: &mut [Instance]) {
     for step in &model.after_physics_steps {
         run_step(model, instances, step);
     }

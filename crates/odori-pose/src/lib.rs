@@ -29,7 +29,7 @@ pub mod sample;
 pub mod unfused;
 
 pub use error::PoseError;
-pub use group::{GROUP, evaluate_group};
+pub use group::{GROUP, after_physics_group, before_physics_group, evaluate_group};
 pub use instance::Instance;
 pub use material::MaterialState;
 pub use model::Model;

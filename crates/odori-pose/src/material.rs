@@ -19,6 +19,34 @@ pub struct MaterialValues {
 }
 
 impl MaterialValues {
+    /// A PMX material's values as the file gives them (tints 1): the one reading of a
+    /// material's colours that the pose model (material morphs) and the renderer share.
+    pub fn from_pmx(m: &odori_format::pmx::Material) -> MaterialValues {
+        MaterialValues {
+            diffuse: Vec4::from_array(m.diffuse),
+            specular: Vec3::from_array(m.specular),
+            specular_power: m.specular_power,
+            ambient: Vec3::from_array(m.ambient),
+            edge_color: Vec4::from_array(m.edge_color),
+            edge_size: m.edge_size,
+            ..MaterialValues::ONE
+        }
+    }
+
+    /// A PMD material's values: PMD has no edge colour or size, so MMD draws a flagged
+    /// material's edge black at size 1 and the others without one.
+    pub fn from_pmd(m: &odori_format::pmd::Material) -> MaterialValues {
+        MaterialValues {
+            diffuse: Vec4::from_array(m.diffuse),
+            specular: Vec3::from_array(m.specular),
+            specular_power: m.specular_power,
+            ambient: Vec3::from_array(m.ambient),
+            edge_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
+            edge_size: if m.edge_flag != 0 { 1.0 } else { 0.0 },
+            ..MaterialValues::ONE
+        }
+    }
+
     /// Every field 1: the neutral element of multiply morphs, and the base tint.
     pub const ONE: MaterialValues = MaterialValues {
         diffuse: Vec4::ONE,

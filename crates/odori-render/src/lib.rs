@@ -16,7 +16,6 @@ pub mod materials;
 pub mod model;
 mod pipelines;
 pub mod renderer;
-pub mod scene;
 pub mod shadows;
 pub mod target;
 pub mod textures;
@@ -26,7 +25,7 @@ pub use camera::{CameraMotion, CameraPose};
 pub use gpu::Gpu;
 pub use light::{Light, LightMotion};
 pub use model::RenderModel;
-pub use renderer::{FrameInput, RenderOptions, Renderer};
+pub use renderer::{FrameView, RenderOptions, Renderer};
 pub use textures::TextureSource;
 /// The wgpu this crate is built on, for callers that add GPU work (skinning) to a frame.
 pub use wgpu;

@@ -4,7 +4,8 @@
 
 use glam::{Vec3, Vec4};
 use odori_format::pmx::{Toon, material_flags as mf};
-use odori_format::{Pmd, Pmx};
+use odori_format::{Pmd, Pmx, faces};
+use odori_pose::material::MaterialValues;
 use std::ops::Range;
 
 /// How a sphere map combines with the colour.
@@ -63,6 +64,11 @@ pub struct RenderModel {
     pub bounds: (Vec3, Vec3),
 }
 
+/// A vertex count as the largest valid index plus one.
+fn vertex_count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 fn bounds(points: impl Iterator<Item = [f32; 3]>) -> (Vec3, Vec3) {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
@@ -80,21 +86,6 @@ fn bounds(points: impl Iterator<Item = [f32; 3]>) -> (Vec3, Vec3) {
     }
 }
 
-/// Consecutive index ranges from per-material counts, clamped to the index buffer (a file
-/// whose counts overrun draws what it has).
-fn ranges(counts: impl Iterator<Item = u64>, total: usize) -> Vec<Range<u32>> {
-    let mut start = 0u64;
-    counts
-        .map(|c| {
-            let s = start.min(total as u64);
-            start = start.saturating_add(c);
-            let e = start.min(total as u64);
-            let e = s + (e - s) / 3 * 3;
-            s as u32..e as u32
-        })
-        .collect()
-}
-
 impl RenderModel {
     pub fn from_pmx(pmx: &Pmx) -> RenderModel {
         let tex = |i: i32| {
@@ -104,8 +95,8 @@ impl RenderModel {
                 .filter(|s| !s.trim().is_empty())
                 .cloned()
         };
-        let index_ranges = ranges(
-            pmx.materials.iter().map(|m| m.index_count.max(0) as u64),
+        let (index_ranges, _) = faces::material_ranges(
+            pmx.materials.iter().map(|m| m.index_count as i64),
             pmx.indices.len(),
         );
         let materials = pmx
@@ -114,19 +105,20 @@ impl RenderModel {
             .zip(index_ranges)
             .map(|(m, indices)| {
                 let sphere = tex(m.sphere_texture);
+                let values = MaterialValues::from_pmx(m);
                 MaterialDesc {
                     name: m.name.clone(),
-                    diffuse: Vec4::from(m.diffuse),
-                    specular: Vec3::from(m.specular),
-                    specular_power: m.specular_power,
-                    ambient: Vec3::from(m.ambient),
+                    diffuse: values.diffuse,
+                    specular: values.specular,
+                    specular_power: values.specular_power,
+                    ambient: values.ambient,
                     double_sided: m.flags & mf::DOUBLE_SIDED != 0,
                     ground_shadow: m.flags & mf::GROUND_SHADOW != 0,
                     cast_shadow: m.flags & mf::CAST_SELF_SHADOW != 0,
                     receive_shadow: m.flags & mf::RECEIVE_SELF_SHADOW != 0,
                     edge: m.flags & mf::EDGE != 0,
-                    edge_color: Vec4::from(m.edge_color),
-                    edge_size: m.edge_size,
+                    edge_color: values.edge_color,
+                    edge_size: values.edge_size,
                     texture: tex(m.texture),
                     sphere_mode: match (sphere.is_some(), m.sphere_mode) {
                         (true, 1) => SphereMode::Multiply,
@@ -146,7 +138,11 @@ impl RenderModel {
             .collect();
         RenderModel {
             materials,
-            indices: pmx.indices.clone(),
+            indices: faces::repair_indices(
+                pmx.indices.iter().copied(),
+                vertex_count(pmx.vertices.len()),
+            )
+            .0,
             uv1: pmx.vertices.iter().map(|v| v.additional_uvs[0]).collect(),
             edge_scale: pmx.vertices.iter().map(|v| v.edge_scale).collect(),
             bounds: bounds(pmx.vertices.iter().map(|v| v.position)),
@@ -154,8 +150,8 @@ impl RenderModel {
     }
 
     pub fn from_pmd(pmd: &Pmd) -> RenderModel {
-        let index_ranges = ranges(
-            pmd.materials.iter().map(|m| m.index_count as u64),
+        let (index_ranges, _) = faces::material_ranges(
+            pmd.materials.iter().map(|m| m.index_count as i64),
             pmd.indices.len(),
         );
         let toon_names: Vec<String> = match &pmd.toon_textures {
@@ -177,20 +173,21 @@ impl RenderModel {
                 let edge = m.edge_flag != 0;
                 // MMD: a PMD material with diffuse alpha exactly 0.98 casts no self-shadow.
                 let casts = (m.diffuse[3] - 0.98).abs() > 1e-6;
+                let values = MaterialValues::from_pmd(m);
                 MaterialDesc {
                     name: format!("material{i}"),
-                    diffuse: Vec4::from(m.diffuse),
-                    specular: Vec3::from(m.specular),
-                    specular_power: m.specular_power,
-                    ambient: Vec3::from(m.ambient),
+                    diffuse: values.diffuse,
+                    specular: values.specular,
+                    specular_power: values.specular_power,
+                    ambient: values.ambient,
                     // MMD draws translucent PMD materials without culling.
                     double_sided: m.diffuse[3] < 1.0,
                     ground_shadow: edge,
                     cast_shadow: casts,
                     receive_shadow: casts,
                     edge,
-                    edge_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
-                    edge_size: 1.0,
+                    edge_color: values.edge_color,
+                    edge_size: values.edge_size,
                     texture,
                     sphere,
                     sphere_mode,
@@ -204,7 +201,11 @@ impl RenderModel {
             .collect();
         RenderModel {
             materials,
-            indices: pmd.indices.iter().map(|&i| i as u32).collect(),
+            indices: faces::repair_indices(
+                pmd.indices.iter().map(|&i| u32::from(i)),
+                vertex_count(pmd.vertices.len()),
+            )
+            .0,
             uv1: vec![[0.0; 4]; pmd.vertices.len()],
             edge_scale: pmd
                 .vertices
@@ -247,10 +248,5 @@ mod tests {
         assert_eq!(split_pmd_texture("b.spa"), (None, Some("b.spa".into())));
         assert_eq!(split_pmd_texture("a.png"), (Some("a.png".into()), None));
         assert_eq!(split_pmd_texture(""), (None, None));
-    }
-
-    #[test]
-    fn ranges_clamp() {
-        assert_eq!(ranges([3, 6, 9].into_iter(), 10), vec![0..3, 3..9, 9..9]);
     }
 }

@@ -1,4 +1,4 @@
-//! One model on screen: GPU buffers, the light-space depth maps, and the passes of a frame in
+//! Models on screen: GPU buffers, the light-space depth maps, and the passes of a frame in
 //! MMD's order — light depth (self-shadow casters; ground-shadow casters share the map when
 //! the two sets agree), then in the main pass the ground shadow, the materials in file order
 //! (alpha-blended, so order matters as in MMD) and their edges.
@@ -54,16 +54,13 @@ impl Default for RenderOptions {
     }
 }
 
-/// The per-frame inputs that are not vertex data.
+/// What a frame shows beyond the models' own state: the camera, the light, and a box around
+/// every posed model (what the light-space maps cover).
 #[derive(Debug, Clone, Copy)]
-pub struct FrameInput<'a> {
+pub struct FrameView {
     pub camera: CameraPose,
     pub light: Light,
-    /// Material morph state per material (`Instance::materials`); empty = unmorphed.
-    pub materials: &'a [MaterialState],
-    /// `Instance::visible` (property keys can hide the model).
-    pub visible: bool,
-    /// A box around the posed model (min, max): what the light-space maps cover.
+    /// A box around the posed models (min, max).
     pub bounds: (Vec3, Vec3),
 }
 
@@ -82,13 +79,32 @@ struct FrameUniform {
     viewport: [f32; 4],
 }
 
+/// One model's GPU side: its materials, vertex buffers and this frame's state.
+struct DrawModel {
+    model: RenderModel,
+    materials: Materials,
+    deformed: wgpu::Buffer,
+    static_vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    /// Per material: resolved diffuse alpha and edge size this frame (alpha 0 hides it).
+    alpha: Vec<(f32, f32)>,
+    /// The model's visibility keys this frame.
+    visible: bool,
+}
+
+impl DrawModel {
+    fn shown(&self, i: usize) -> bool {
+        self.visible && self.alpha[i].0 > 0.0
+    }
+}
+
+/// Draws one or more models (a scene) into offscreen frames that are read back.
 pub struct Renderer {
     pub gpu: Gpu,
     pub options: RenderOptions,
-    model: RenderModel,
+    models: Vec<DrawModel>,
     target: Target,
     pipelines: Pipelines,
-    materials: Materials,
     frame_buffer: wgpu::Buffer,
     frame_group: wgpu::BindGroup,
     shadow_group: wgpu::BindGroup,
@@ -97,17 +113,26 @@ pub struct Renderer {
     /// (else the self-shadow map serves both).
     ground_view: Option<wgpu::TextureView>,
     ground_group: wgpu::BindGroup,
-    deformed: wgpu::Buffer,
-    static_vertices: wgpu::Buffer,
-    indices: wgpu::Buffer,
     staging: Vec<[f32; 12]>,
+    warnings: Vec<String>,
 }
 
 impl Renderer {
+    /// A renderer for one model.
     pub fn new(
         gpu: Gpu,
         model: RenderModel,
         textures: &TextureSource,
+        options: RenderOptions,
+    ) -> Renderer {
+        Renderer::with_models(gpu, vec![(model, textures)], options)
+    }
+
+    /// A renderer for several models drawn together, in the order given (MMD draws models in
+    /// the order they were loaded, each model's materials in file order).
+    pub fn with_models(
+        gpu: Gpu,
+        models: Vec<(RenderModel, &TextureSource)>,
         options: RenderOptions,
     ) -> Renderer {
         let device = &gpu.device;
@@ -120,8 +145,6 @@ impl Renderer {
             options.slots,
         );
         let pipelines = Pipelines::new(device, target.samples);
-        let pair = (gpu.device.clone(), gpu.queue.clone());
-        let materials = Materials::new(&pair, &pipelines.material_layout, &model, textures);
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame"),
             size: std::mem::size_of::<FrameUniform>() as u64,
@@ -167,9 +190,8 @@ impl Renderer {
         // tenth of the ground casters' triangles: parts flagged for only one of them are
         // usually small (eyes, cheeks) and inside the body's silhouette anyway.
         let tris = |f: &dyn Fn(&crate::model::MaterialDesc) -> bool| -> usize {
-            model
-                .materials
-                .iter()
+            (models.iter())
+                .flat_map(|(m, _)| &m.materials)
                 .filter(|m| f(m))
                 .map(|m| m.indices.len())
                 .sum()
@@ -179,68 +201,46 @@ impl Renderer {
         let share = options.self_shadow && differing * 10 <= ground_tris;
         let ground_view = (!share).then(|| depth_map(device, shadow_size, "ground-shadow map"));
         let ground_group = map_group(ground_view.as_ref().unwrap_or(&shadow_view));
-        let n = model.vertex_count().max(1);
-        let deformed = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("deformed vertices"),
-            size: (n * 48) as u64,
-            usage: wgpu::BufferUsages::VERTEX
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        });
-        let mut static_data: Vec<[f32; 8]> = model
-            .uv1
-            .iter()
-            .zip(&model.edge_scale)
-            .map(|(uv, &e)| [uv[0], uv[1], uv[2], uv[3], e, 0.0, 0.0, 0.0])
+        let pair = (gpu.device.clone(), gpu.queue.clone());
+        let mut warnings = Vec::new();
+        let models = models
+            .into_iter()
+            .map(|(model, textures)| {
+                let materials = Materials::new(&pair, &pipelines.material_layout, &model, textures);
+                warnings.extend(materials.warnings.iter().cloned());
+                DrawModel::new(device, model, materials)
+            })
             .collect();
-        static_data.resize(n, [0.0; 8]);
-        let static_vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("static vertices"),
-            contents: bytemuck::cast_slice(&static_data),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
-        // Out-of-range indices (a damaged file) are pointed at vertex 0 rather than read
-        // past the buffer.
-        let vc = model.vertex_count() as u32;
-        let mut index_data: Vec<u32> = model
-            .indices
-            .iter()
-            .map(|&i| if i < vc { i } else { 0 })
-            .collect();
-        index_data.resize(index_data.len().max(3), 0);
-        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("indices"),
-            contents: bytemuck::cast_slice(&index_data),
-            usage: wgpu::BufferUsages::INDEX,
-        });
         Renderer {
             gpu,
             options,
-            model,
+            models,
             target,
             pipelines,
-            materials,
             frame_buffer,
             frame_group,
             shadow_group,
             shadow_view,
             ground_view,
             ground_group,
-            deformed,
-            static_vertices,
-            indices,
             staging: Vec::new(),
+            warnings,
         }
     }
 
-    /// Texture problems met while loading the model's materials.
+    /// Texture problems met while loading the models' materials.
     pub fn warnings(&self) -> &[String] {
-        &self.materials.warnings
+        &self.warnings
     }
 
-    pub fn model(&self) -> &RenderModel {
-        &self.model
+    /// How many models this renderer draws.
+    pub fn model_count(&self) -> usize {
+        self.models.len()
+    }
+
+    /// Model `i`'s materials and draw ranges.
+    pub fn model(&self, i: usize) -> &RenderModel {
+        &self.models[i].model
     }
 
     /// MSAA samples actually used.
@@ -252,9 +252,10 @@ impl Renderer {
         self.target.slots()
     }
 
-    /// Upload CPU-deformed vertices (positions, normals, UVs; one per model vertex).
+    /// Upload model `i`'s CPU-deformed vertices (positions, normals, UVs; one per vertex).
     pub fn upload_vertices(
         &mut self,
+        i: usize,
         positions: &[[f32; 3]],
         normals: &[[f32; 3]],
         uvs: &[[f32; 2]],
@@ -267,49 +268,67 @@ impl Renderer {
                 ]
             }));
         if !self.staging.is_empty() {
-            self.gpu
-                .queue
-                .write_buffer(&self.deformed, 0, bytemuck::cast_slice(&self.staging));
+            self.gpu.queue.write_buffer(
+                &self.models[i].deformed,
+                0,
+                bytemuck::cast_slice(&self.staging),
+            );
         }
     }
 
-    /// Draw from `buffer` instead of the vertices [`Renderer::upload_vertices`] writes: a GPU
-    /// skinner's output in the same layout (per vertex: vec4 position, vec4 normal, vec4 uv;
-    /// `odori_deform::gpu::GpuSkinner::output_buffer`). Record the skinner's work with
-    /// [`Renderer::render_with`] so it runs before the frame's passes.
-    pub fn set_vertex_buffer(&mut self, buffer: wgpu::Buffer) {
-        self.deformed = buffer;
+    /// Draw model `i` from `buffer` instead of the vertices [`Renderer::upload_vertices`]
+    /// writes: a GPU skinner's output in the same layout (per vertex: vec4 position, vec4
+    /// normal, vec4 uv; `odori_deform::gpu::GpuSkinner::output_buffer`). Record the skinner's
+    /// work with [`Renderer::render_with`] so it runs before the frame's passes.
+    pub fn set_vertex_buffer(&mut self, i: usize, buffer: wgpu::Buffer) {
+        self.models[i].deformed = buffer;
+    }
+
+    /// Model `i`'s state this frame: its material-morph results (`Instance::materials`; empty
+    /// = unmorphed) and its visibility keys. Kept until the next call.
+    pub fn set_model_state(&mut self, i: usize, materials: &[MaterialState], visible: bool) {
+        let queue = &self.gpu.queue;
+        let m = &mut self.models[i];
+        m.materials.update(queue, &m.model, materials);
+        // Which materials draw this frame: alpha 0 hides a material (MMD's idiom for parts
+        // switched by material morphs).
+        for (k, desc) in m.model.materials.iter().enumerate() {
+            let base = materials::base_values(desc);
+            let v = materials.get(k).map_or(base, |s| s.resolve(&base));
+            m.alpha[k] = (v.diffuse.w, v.edge_size);
+        }
+        m.visible = visible;
     }
 
     /// Record and submit one frame into readback slot `slot`; read it with [`Renderer::read`].
-    pub fn render(&mut self, input: &FrameInput<'_>, slot: usize) {
-        self.render_with(input, slot, |_| {});
+    pub fn render(&mut self, view: &FrameView, slot: usize) {
+        self.render_with(view, slot, |_| {});
     }
 
     /// [`Renderer::render`], with `before` recording work (GPU skinning) into the frame's
     /// command encoder ahead of the draw passes.
     pub fn render_with(
         &mut self,
-        input: &FrameInput<'_>,
+        view: &FrameView,
         slot: usize,
         before: impl FnOnce(&mut wgpu::CommandEncoder),
     ) {
         let o = &self.options;
         let aspect = o.width as f32 / o.height.max(1) as f32;
-        let light_dir = input.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
+        let light_dir = view.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
         let ground = o.ground_shadow && lights_ground(light_dir);
-        let (lo, hi) = input.bounds;
+        let (lo, hi) = view.bounds;
         let focus = ((lo + hi) * 0.5, (hi - lo).length() * 0.5);
         let lvp = light_view_proj(light_dir, focus);
         let uniform = FrameUniform {
-            view: input.camera.view().to_cols_array_2d(),
-            proj: input.camera.projection(aspect).to_cols_array_2d(),
+            view: view.camera.view().to_cols_array_2d(),
+            proj: view.camera.projection(aspect).to_cols_array_2d(),
             light_view_proj: lvp.to_cols_array_2d(),
-            eye: input.camera.eye().extend(1.0).to_array(),
+            eye: view.camera.eye().extend(1.0).to_array(),
             light_dir: light_dir.extend(0.0).to_array(),
-            light_color: input.light.color.extend(1.0).to_array(),
+            light_color: view.light.color.extend(1.0).to_array(),
             ground_color: o.ground_color,
-            ground_area: ground_area(light_dir, input.bounds),
+            ground_area: ground_area(light_dir, view.bounds),
             viewport: [
                 o.width as f32,
                 o.height as f32,
@@ -321,19 +340,6 @@ impl Renderer {
         };
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-        self.materials.update(queue, &self.model, input.materials);
-
-        // Which materials draw this frame: alpha 0 hides a material (MMD's idiom for parts
-        // switched by material morphs).
-        let alpha: Vec<(f32, f32)> = (0..self.model.materials.len())
-            .map(|i| {
-                let base = materials::base_values(&self.model.materials[i]);
-                let v = input.materials.get(i).map_or(base, |s| s.resolve(&base));
-                (v.diffuse.w, v.edge_size)
-            })
-            .collect();
-        let mats = &self.model.materials;
-        let visible = |i: usize| input.visible && alpha[i].0 > 0.0;
 
         let mut encoder = self
             .gpu
@@ -344,12 +350,14 @@ impl Renderer {
         // map when the sets agree, else their own).
         let shadow_needed = self.options.self_shadow || (ground && self.ground_view.is_none());
         if shadow_needed {
-            self.depth_pass(&mut encoder, &self.shadow_view, |i| {
-                mats[i].cast_shadow && visible(i)
+            self.depth_pass(&mut encoder, &self.shadow_view, |m, i| {
+                m.model.materials[i].cast_shadow && m.shown(i)
             });
         }
         if let (true, Some(view)) = (ground, &self.ground_view) {
-            self.depth_pass(&mut encoder, view, |i| mats[i].ground_shadow && visible(i));
+            self.depth_pass(&mut encoder, view, |m, i| {
+                m.model.materials[i].ground_shadow && m.shown(i)
+            });
         }
         {
             let bg = self.options.background.map(|c| c as f64);
@@ -374,41 +382,42 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_vertex_buffer(0, self.deformed.slice(..));
-            pass.set_vertex_buffer(1, self.static_vertices.slice(..));
-            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.set_bind_group(0, &self.frame_group, &[]);
-            if ground
-                && mats
-                    .iter()
-                    .enumerate()
-                    .any(|(i, m)| m.ground_shadow && visible(i))
-            {
+            let casts_on_ground = |m: &DrawModel| {
+                (m.model.materials.iter().enumerate()).any(|(i, d)| d.ground_shadow && m.shown(i))
+            };
+            if ground && self.models.iter().any(casts_on_ground) {
                 pass.set_pipeline(&self.pipelines.ground);
                 pass.set_bind_group(1, &self.ground_group, &[]);
                 pass.draw(0..4, 0..1);
             }
             pass.set_bind_group(2, &self.shadow_group, &[]);
-            for (i, m) in mats.iter().enumerate() {
-                if !visible(i) || m.indices.is_empty() {
-                    continue;
+            for m in &self.models {
+                pass.set_vertex_buffer(0, m.deformed.slice(..));
+                pass.set_vertex_buffer(1, m.static_vertices.slice(..));
+                pass.set_index_buffer(m.indices.slice(..), wgpu::IndexFormat::Uint32);
+                let mats = &m.model.materials;
+                for (i, d) in mats.iter().enumerate() {
+                    if !m.shown(i) || d.indices.is_empty() {
+                        continue;
+                    }
+                    pass.set_pipeline(if d.double_sided {
+                        &self.pipelines.model_double
+                    } else {
+                        &self.pipelines.model_culled
+                    });
+                    let offset = (i as u64 * materials::STRIDE) as u32;
+                    pass.set_bind_group(1, &m.materials.list[i].bind_group, &[offset]);
+                    pass.draw_indexed(d.indices.clone(), 0, 0..1);
                 }
-                pass.set_pipeline(if m.double_sided {
-                    &self.pipelines.model_double
-                } else {
-                    &self.pipelines.model_culled
-                });
-                let offset = (i as u64 * materials::STRIDE) as u32;
-                pass.set_bind_group(1, &self.materials.list[i].bind_group, &[offset]);
-                pass.draw_indexed(m.indices.clone(), 0, 0..1);
-            }
-            if self.options.edges {
-                pass.set_pipeline(&self.pipelines.edge);
-                for (i, m) in mats.iter().enumerate() {
-                    if m.edge && visible(i) && alpha[i].1 > 0.0 && !m.indices.is_empty() {
-                        let offset = (i as u64 * materials::STRIDE) as u32;
-                        pass.set_bind_group(1, &self.materials.list[i].bind_group, &[offset]);
-                        pass.draw_indexed(m.indices.clone(), 0, 0..1);
+                if self.options.edges {
+                    pass.set_pipeline(&self.pipelines.edge);
+                    for (i, d) in mats.iter().enumerate() {
+                        if d.edge && m.shown(i) && m.alpha[i].1 > 0.0 && !d.indices.is_empty() {
+                            let offset = (i as u64 * materials::STRIDE) as u32;
+                            pass.set_bind_group(1, &m.materials.list[i].bind_group, &[offset]);
+                            pass.draw_indexed(d.indices.clone(), 0, 0..1);
+                        }
                     }
                 }
             }
@@ -418,12 +427,12 @@ impl Renderer {
         self.gpu.queue.submit([encoder.finish()]);
     }
 
-    /// Depth from the light of the materials `casts` selects, into `view`.
+    /// Depth from the light of the materials `casts` selects (model, material), into `view`.
     fn depth_pass(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         view: &wgpu::TextureView,
-        casts: impl Fn(usize) -> bool,
+        casts: impl Fn(&DrawModel, usize) -> bool,
     ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("light depth"),
@@ -442,12 +451,14 @@ impl Renderer {
         });
         pass.set_pipeline(&self.pipelines.shadow);
         pass.set_bind_group(0, &self.frame_group, &[]);
-        pass.set_vertex_buffer(0, self.deformed.slice(..));
-        pass.set_vertex_buffer(1, self.static_vertices.slice(..));
-        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-        for (i, m) in self.model.materials.iter().enumerate() {
-            if casts(i) && !m.indices.is_empty() {
-                pass.draw_indexed(m.indices.clone(), 0, 0..1);
+        for m in &self.models {
+            pass.set_vertex_buffer(0, m.deformed.slice(..));
+            pass.set_vertex_buffer(1, m.static_vertices.slice(..));
+            pass.set_index_buffer(m.indices.slice(..), wgpu::IndexFormat::Uint32);
+            for (i, d) in m.model.materials.iter().enumerate() {
+                if casts(m, i) && !d.indices.is_empty() {
+                    pass.draw_indexed(d.indices.clone(), 0, 0..1);
+                }
             }
         }
     }
@@ -459,11 +470,64 @@ impl Renderer {
     }
 
     /// Render one frame and read it back (no overlap): for tests and single images.
-    pub fn render_image(&mut self, input: &FrameInput<'_>) -> image::RgbaImage {
-        self.render(input, 0);
+    pub fn render_image(&mut self, view: &FrameView) -> image::RgbaImage {
+        self.render(view, 0);
         let mut px = Vec::new();
         self.read(0, &mut px);
         image::RgbaImage::from_raw(self.options.width, self.options.height, px)
             .expect("readback has width × height pixels")
+    }
+}
+
+impl DrawModel {
+    /// The model's vertex and index buffers, its materials already uploaded.
+    fn new(device: &wgpu::Device, model: RenderModel, materials: Materials) -> DrawModel {
+        let n = model.vertex_count().max(1);
+        let deformed = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("deformed vertices"),
+            size: (n * 48) as u64,
+            usage: wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let mut static_data: Vec<[f32; 8]> = model
+            .uv1
+            .iter()
+            .zip(&model.edge_scale)
+            .map(|(uv, &e)| [uv[0], uv[1], uv[2], uv[3], e, 0.0, 0.0, 0.0])
+            .collect();
+        static_data.resize(n, [0.0; 8]);
+        let static_vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("static vertices"),
+            contents: bytemuck::cast_slice(&static_data),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        // A render model built by hand may hold indices past its vertices: the same repair
+        // as the file's (`odori_format::faces`), so nothing is read past the buffer.
+        let vc = model.vertex_count() as u32;
+        let (mut index_data, _) =
+            odori_format::faces::repair_indices(model.indices.iter().copied(), vc);
+        index_data.resize(index_data.len().max(3), 0);
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("indices"),
+            contents: bytemuck::cast_slice(&index_data),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let alpha = (model.materials.iter())
+            .map(|d| {
+                let v = materials::base_values(d);
+                (v.diffuse.w, v.edge_size)
+            })
+            .collect();
+        DrawModel {
+            model,
+            materials,
+            deformed,
+            static_vertices,
+            indices,
+            alpha,
+            visible: true,
+        }
     }
 }

@@ -1,65 +1,54 @@
-//! Loading models and motions from paths, with errors that name the file.
+//! The commands' way of loading: the playback library reads and compiles, this prints its
+//! warnings (each names its file) on standard error.
 
-use anyhow::{Context, Result, bail};
-use odori_format::{Document, Vmd, Vpd};
+use anyhow::Result;
+use odori_playback::{ModelAsset, MotionFile};
+use odori_pose::Motion;
 use odori_pose::motion::Source;
-use odori_pose::{Model, Motion};
 use std::path::{Path, PathBuf};
 
-/// A model file read and compiled.
-pub struct LoadedModel {
-    pub model: Model,
-    pub doc: Document,
+/// Read and compile a model file, printing what was repaired or dropped.
+pub fn model(path: &Path) -> Result<ModelAsset> {
+    let asset = ModelAsset::load(path)?;
+    for w in asset.warnings() {
+        eprintln!("warning: {w}");
+    }
+    Ok(asset)
 }
 
-pub fn model(path: &Path) -> Result<LoadedModel> {
-    let (doc, diagnostics) = odori_format::read_path(path)?;
-    for d in &diagnostics {
-        eprintln!("warning: {}: {d}", path.display());
-    }
-    let model = match &doc {
-        Document::Pmx(p) => Model::from_pmx(p),
-        Document::Pmd(p) => Model::from_pmd(p),
-        _ => bail!("{}: not a model (PMX or PMD)", path.display()),
-    }
-    .with_context(|| format!("compiling {}", path.display()))?;
-    for d in &model.diagnostics {
-        eprintln!("warning: {}: {d}", path.display());
-    }
-    Ok(LoadedModel { model, doc })
-}
-
-/// Motion files read (VMD or VPD).
-pub enum MotionFile {
-    Vmd(Vmd),
-    Vpd(Vpd),
-}
-
+/// Read motion files (VMD or VPD), printing their warnings.
 pub fn motion_files(paths: &[PathBuf]) -> Result<Vec<MotionFile>> {
-    paths
-        .iter()
-        .map(|p| {
-            let (doc, diagnostics) = odori_format::read_path(p)?;
-            for d in &diagnostics {
-                eprintln!("warning: {}: {d}", p.display());
-            }
-            Ok(match doc {
-                Document::Vmd(v) => MotionFile::Vmd(*v),
-                Document::Vpd(v) => MotionFile::Vpd(*v),
-                _ => bail!("{}: not a motion (VMD or VPD)", p.display()),
-            })
-        })
-        .collect()
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        let (file, warnings) = MotionFile::read(p)?;
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        out.push(file);
+    }
+    Ok(out)
 }
 
-/// Bind motion files to a model (merged, in order).
-pub fn bind(model: &Model, files: &[MotionFile]) -> Motion {
-    let sources: Vec<Source<'_>> = files
-        .iter()
-        .map(|f| match f {
-            MotionFile::Vmd(v) => Source::Vmd(v),
-            MotionFile::Vpd(v) => Source::Vpd(v),
-        })
-        .collect();
-    Motion::bind(model, &sources)
+/// Bind motion files to a model (merged, in order), with one line for the tracks that match
+/// nothing in it (all of them with `verbose`).
+pub fn bind(asset: &ModelAsset, files: &[MotionFile], verbose: bool) -> Motion {
+    let sources: Vec<Source<'_>> = files.iter().map(MotionFile::source).collect();
+    let motion = Motion::bind(asset.pose(), &sources);
+    let unbound = &motion.unbound;
+    if verbose {
+        for name in unbound {
+            eprintln!("note: motion track `{name}` matches nothing in the model");
+        }
+    } else if !unbound.is_empty() {
+        const SHOWN: usize = 5;
+        let names: Vec<&str> = unbound.iter().take(SHOWN).map(String::as_str).collect();
+        eprintln!(
+            "note: {} motion track(s) match nothing in {} ({}{}); --verbose lists them all",
+            unbound.len(),
+            asset.label(),
+            names.join(", "),
+            if unbound.len() > SHOWN { ", …" } else { "" }
+        );
+    }
+    motion
 }

@@ -4,7 +4,6 @@ mod cmd;
 mod export;
 mod frames;
 mod load;
-mod physics;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

@@ -39,19 +39,11 @@ impl Mesh {
             pmd.indices.iter().map(|&i| i as u32).collect(),
             pmd.materials.iter().map(|m| m.index_count as i64),
         );
-        // Same selection as odori-pose: the first panel-0 morph is the base; every panel-0
-        // morph is left out of the weight indexing.
-        let base: &[(u32, [f32; 3])] = pmd
-            .morphs
-            .iter()
-            .find(|m| m.panel == 0)
-            .map(|m| m.vertices.as_slice())
-            .unwrap_or(&[]);
+        // The format's base-morph rule, as odori-pose applies it (`Pmd::resolve_morph`).
         let mut dropped = 0;
         let mut index = 0;
-        for morph in pmd.morphs.iter().filter(|m| m.panel != 0) {
-            let list = morph.vertices.iter().filter_map(|&(i, offset)| {
-                let resolved = base.get(i as usize).map(|&(v, _)| (v, offset));
+        for morph in pmd.keyed_morphs() {
+            let list = pmd.resolve_morph(morph).filter_map(|resolved| {
                 if resolved.is_none() {
                     dropped += 1;
                 }

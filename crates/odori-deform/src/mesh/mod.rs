@@ -146,29 +146,20 @@ impl Mesh {
     /// than an out-of-bounds read on the GPU), and cut material ranges to the index count.
     pub(crate) fn set_faces(&mut self, indices: Vec<u32>, counts: impl Iterator<Item = i64>) {
         let n = self.positions.len() as u32;
-        let bad = indices.iter().filter(|&&i| i >= n).count();
+        let (indices, bad) = odori_format::faces::repair_indices(indices.into_iter(), n);
         if bad > 0 {
             self.diagnostics.push(format!(
                 "{bad} face indices past the last vertex; replaced by vertex 0"
             ));
         }
-        self.indices = indices
-            .into_iter()
-            .map(|i| if i < n { i } else { 0 })
-            .collect();
-        let total = self.indices.len() as i64;
-        let mut start = 0i64;
-        for (m, count) in counts.enumerate() {
-            let count = count.max(0);
-            let end = (start + count).min(total);
-            if start + count > total {
-                self.diagnostics.push(format!(
-                    "material {m} draws past the end of the index buffer; cut to it"
-                ));
-            }
-            self.material_ranges.push(start as u32..end as u32);
-            start = end;
+        let (ranges, overran) = odori_format::faces::material_ranges(counts, indices.len());
+        for m in overran {
+            self.diagnostics.push(format!(
+                "material {m} draws past the end of the index buffer; cut to it"
+            ));
         }
+        self.indices = indices;
+        self.material_ranges = ranges;
     }
 }
 

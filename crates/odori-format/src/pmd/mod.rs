@@ -169,3 +169,36 @@ pub struct Pmd {
     /// `None` when the file ends after the rigid bodies.
     pub joints: Option<Vec<Joint>>,
 }
+
+/// PMD's morph rule, in one place for every crate that reads morphs: the first morph on
+/// panel 0 is the *base* morph, which lists (vertex index, rest position) pairs; every other
+/// morph's entries index into the base list rather than into the vertices. Panel-0 morphs are
+/// not keyable: a motion's morph weights are indexed over the others, in file order.
+impl Pmd {
+    /// The base morph's (vertex, rest position) list (empty when the file has none).
+    pub fn base_morph(&self) -> &[(u32, [f32; 3])] {
+        self.morphs
+            .iter()
+            .find(|m| m.panel == 0)
+            .map(|m| m.vertices.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The morphs a motion can key (every morph not on panel 0), in file order.
+    pub fn keyed_morphs(&self) -> impl Iterator<Item = &Morph> {
+        self.morphs.iter().filter(|m| m.panel != 0)
+    }
+
+    /// A keyed morph's entries as (model vertex index, offset), resolved through the base
+    /// morph; `None` for an entry whose base index is past the base list.
+    pub fn resolve_morph<'a>(
+        &'a self,
+        morph: &'a Morph,
+    ) -> impl Iterator<Item = Option<(u32, [f32; 3])>> + 'a {
+        let base = self.base_morph();
+        morph
+            .vertices
+            .iter()
+            .map(move |&(i, offset)| base.get(i as usize).map(|&(v, _)| (v, offset)))
+    }
+}

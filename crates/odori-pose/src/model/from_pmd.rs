@@ -7,7 +7,7 @@ use super::{
 };
 use crate::PoseError;
 use crate::material::MaterialValues;
-use glam::{Vec3, Vec3A, Vec4};
+use glam::Vec3A;
 use odori_format::pmd::Pmd;
 
 /// PMD bone kind 5, "under rotation" (回転影響下): takes the full rotation of the bone named
@@ -134,21 +134,7 @@ impl Model {
         let layer = late_layers(&parent, &append, &solvers);
         let list_order: Vec<u32> = solvers.iter().map(|s| s.bone).collect();
         let morphs = compile_morphs(pmd);
-        let materials = pmd
-            .materials
-            .iter()
-            .map(|m| MaterialValues {
-                diffuse: Vec4::from_array(m.diffuse),
-                specular: Vec3::from_array(m.specular),
-                specular_power: m.specular_power,
-                ambient: Vec3::from_array(m.ambient),
-                edge_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
-                edge_size: if m.edge_flag != 0 { 1.0 } else { 0.0 },
-                texture_tint: Vec4::ONE,
-                sphere_tint: Vec4::ONE,
-                toon_tint: Vec4::ONE,
-            })
-            .collect();
+        let materials = pmd.materials.iter().map(MaterialValues::from_pmd).collect();
         Ok(Model::assemble(
             Parts {
                 name: pmd.header.name.text(),
@@ -202,29 +188,19 @@ fn late_layers(parent: &[u32], append: &[Option<AppendRule>], solvers: &[IkSolve
     late.into_iter().map(i32::from).collect()
 }
 
-/// PMD morphs: the base morph lists (vertex, rest position); the others index into it.
-/// The base morph itself is not a morph a motion can key, so it is left out.
+/// PMD morphs, by the format's base-morph rule ([`Pmd::keyed_morphs`],
+/// [`Pmd::resolve_morph`]): the base morph itself is not a morph a motion can key, so it is
+/// left out.
 fn compile_morphs(pmd: &Pmd) -> Vec<Morph> {
-    let base: &[(u32, [f32; 3])] = pmd
-        .morphs
-        .iter()
-        .find(|m| m.panel == 0)
-        .map(|m| m.vertices.as_slice())
-        .unwrap_or(&[]);
-    pmd.morphs
-        .iter()
-        .filter(|m| m.panel != 0)
+    pmd.keyed_morphs()
         .map(|m| Morph {
             name: m.name.text(),
             sjis: m.name.bytes().to_vec(),
             panel: m.panel,
             kind: MorphKind::Vertex(
-                m.vertices
-                    .iter()
-                    .filter_map(|&(i, off)| {
-                        base.get(i as usize)
-                            .map(|&(v, _)| (v, Vec3A::from_array(off)))
-                    })
+                pmd.resolve_morph(m)
+                    .flatten()
+                    .map(|(v, off)| (v, Vec3A::from_array(off)))
                     .collect(),
             ),
         })

@@ -128,21 +128,7 @@ impl Model {
             });
         }
         let morphs = compile_morphs(pmx, &mut diags);
-        let materials = pmx
-            .materials
-            .iter()
-            .map(|m| MaterialValues {
-                diffuse: Vec4::from_array(m.diffuse),
-                specular: Vec3::from_array(m.specular),
-                specular_power: m.specular_power,
-                ambient: Vec3::from_array(m.ambient),
-                edge_color: Vec4::from_array(m.edge_color),
-                edge_size: m.edge_size,
-                texture_tint: Vec4::ONE,
-                sphere_tint: Vec4::ONE,
-                toon_tint: Vec4::ONE,
-            })
-            .collect();
+        let materials = pmx.materials.iter().map(MaterialValues::from_pmx).collect();
         Ok(Model::assemble(
             Parts {
                 name: pmx.info.name.clone(),

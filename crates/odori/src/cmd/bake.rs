@@ -2,21 +2,27 @@
 //! keyframes (one per frame for every bone a simulated body drives, physics off on them),
 //! which MikuMikuDance and any other runtime play back without simulating.
 
-use crate::load::{self, MotionFile};
+use crate::load;
 use anyhow::{Context, Result, bail};
+use odori_physics::{PhysicsConfig, PhysicsWorld};
+use odori_playback::MotionFile;
 use odori_pose::Motion;
 use std::path::Path;
 
 pub fn run(model_path: &Path, motion_path: &Path, output: &Path) -> Result<()> {
-    let loaded = load::model(model_path)?;
+    let asset = load::model(model_path)?;
     let vmd = match load::motion_files(&[motion_path.to_path_buf()])?.pop() {
         Some(MotionFile::Vmd(v)) => v,
         _ => bail!("{}: bake needs a VMD motion", motion_path.display()),
     };
-    let label = model_path.display().to_string();
-    let mut world = crate::physics::world(&loaded, &label).context("odori bake needs physics")?;
-    let motion = Motion::from_vmd(&loaded.model, &vmd);
-    let baked = odori_physics::bake(&loaded.model, &motion, &mut world, &vmd);
+    let model = asset.pose();
+    let mut world = PhysicsWorld::new(asset.physics(), model, PhysicsConfig::default())
+        .context("odori bake needs physics")?;
+    for w in &world.diagnostics()[asset.physics().diagnostics.len()..] {
+        eprintln!("warning: {}: physics: {w}", asset.label());
+    }
+    let motion = Motion::from_vmd(model, &vmd);
+    let baked = odori_physics::bake(model, &motion, &mut world, &vmd);
     let bytes = odori_format::vmd::write(&baked.vmd).context("encoding the baked VMD")?;
     std::fs::write(output, bytes).with_context(|| format!("writing {}", output.display()))?;
     eprintln!(

@@ -31,10 +31,10 @@ pub fn run(
     instances: usize,
     passes: usize,
 ) -> Result<()> {
-    let loaded = load::model(model_path)?;
-    let model = &loaded.model;
+    let asset = load::model(model_path)?;
+    let model = asset.pose();
     let files = load::motion_files(motion_paths)?;
-    let motion = load::bind(model, &files);
+    let motion = load::bind(&asset, &files, false);
     let frames = motion.end_frame.max(0.0) as usize + 1;
     println!(
         "model: {} ({} bones, {} IK solvers, {} morphs); motion: {} frames",

@@ -4,8 +4,7 @@
 use crate::export;
 use crate::load;
 use anyhow::{Result, bail};
-use odori_deform::{Deformed, Mesh};
-use odori_format::Document;
+use odori_deform::Deformed;
 use odori_pose::Instance;
 use std::path::{Path, PathBuf};
 
@@ -26,29 +25,19 @@ pub fn run(
     if !frame.is_finite() {
         bail!("bad frame {frame}");
     }
-    let loaded = load::model(model_path)?;
-    let model = &loaded.model;
-    let mesh = match &loaded.doc {
-        Document::Pmx(p) => Mesh::from_pmx(p),
-        Document::Pmd(p) => Mesh::from_pmd(p),
-        _ => unreachable!("load::model accepts models only"),
-    };
-    for d in mesh.diagnostics() {
-        eprintln!("warning: {}: {d}", model_path.display());
-    }
+    let asset = load::model(model_path)?;
+    let model = asset.pose();
+    let mesh = asset.mesh();
     let files = load::motion_files(motion_paths)?;
-    let motion = load::bind(model, &files);
-    for name in &motion.unbound {
-        eprintln!("note: motion track `{name}` matches nothing in the model");
-    }
+    let motion = load::bind(&asset, &files, false);
     let mut inst = Instance::new(model, &motion);
     inst.options.ik = ik;
     inst.evaluate(model, &motion, frame);
-    let mut out = Deformed::new(&mesh);
+    let mut out = Deformed::new(mesh);
     odori_deform::deform(
-        &mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        mesh,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
 
@@ -63,12 +52,12 @@ pub fn run(
         if motions.is_empty() { "" } else { ", motion " },
         motions.join(" + ")
     );
-    let materials = export::materials(&loaded.doc);
+    let materials = export::materials(asset.render());
     let model_dir = model_path.parent().unwrap_or(Path::new("."));
     if ext.as_deref() == Some("obj") {
-        export::obj::write(output, &comment, &mesh, &out, &materials, model_dir)?;
+        export::obj::write(output, &comment, mesh, &out, &materials, model_dir)?;
     } else {
-        export::ply::write(output, &comment, &mesh, &out)?;
+        export::ply::write(output, &comment, mesh, &out)?;
     }
     eprintln!(
         "wrote {}: {} vertices, {} triangles, {} materials, frame {frame}",

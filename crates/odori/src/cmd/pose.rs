@@ -63,13 +63,10 @@ pub fn run(
     output: Option<&Path>,
 ) -> Result<()> {
     let frame_list = frames::parse(spec)?;
-    let loaded = load::model(model_path)?;
-    let model = &loaded.model;
+    let asset = load::model(model_path)?;
+    let model = asset.pose();
     let files = load::motion_files(motion_paths)?;
-    let motion = load::bind(model, &files);
-    for name in &motion.unbound {
-        eprintln!("note: motion track `{name}` matches nothing in the model");
-    }
+    let motion = load::bind(&asset, &files, false);
     let mut inst = Instance::new(model, &motion);
     inst.options.ik = ik;
     let mut frames_out = Vec::with_capacity(frame_list.len());
@@ -80,7 +77,7 @@ pub fn run(
             world: (0..model.bone_count())
                 .map(|b| inst.world_matrix(b).to_cols_array())
                 .collect(),
-            morph_weights: morphs.then(|| inst.effective_morph_weights.clone()),
+            morph_weights: morphs.then(|| inst.effective_morph_weights().to_vec()),
         });
     }
     let dump = Dump {
@@ -92,8 +89,8 @@ pub fn run(
         model: ModelRef {
             path: model_path.display().to_string(),
             name: model.name.clone(),
-            format: match loaded.doc {
-                odori_format::Document::Pmd(_) => "PMD",
+            format: match model.source {
+                odori_pose::model::SourceFormat::Pmd => "PMD",
                 _ => "PMX",
             },
         },

@@ -9,7 +9,7 @@
 pub mod obj;
 pub mod ply;
 
-use odori_format::Document;
+use odori_render::RenderModel;
 use std::path::Path;
 
 /// What a viewer needs of one material.
@@ -24,47 +24,21 @@ pub struct Material {
     pub texture: Option<String>,
 }
 
-/// The model's materials, in file order.
-pub fn materials(doc: &Document) -> Vec<Material> {
-    let tex = |s: &str| Some(s.replace('\\', "/")).filter(|s| !s.is_empty());
-    match doc {
-        Document::Pmx(p) => p
-            .materials
-            .iter()
-            .map(|m| Material {
-                name: m.name.clone(),
-                diffuse: m.diffuse,
-                ambient: m.ambient,
-                specular: m.specular,
-                specular_power: m.specular_power,
-                texture: usize::try_from(m.texture)
-                    .ok()
-                    .and_then(|t| p.textures.get(t))
-                    .and_then(|t| tex(t)),
-            })
-            .collect(),
-        Document::Pmd(p) => p
-            .materials
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                // "main.bmp*sphere.sph", or a sphere map alone.
-                let text = m.texture.text();
-                let main = text.split('*').next().unwrap_or("").trim();
-                let lower = main.to_ascii_lowercase();
-                let is_sphere = lower.ends_with(".sph") || lower.ends_with(".spa");
-                Material {
-                    name: format!("material{i}"),
-                    diffuse: m.diffuse,
-                    ambient: m.ambient,
-                    specular: m.specular,
-                    specular_power: m.specular_power,
-                    texture: if is_sphere { None } else { tex(main) },
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
+/// The model's materials, in file order, as the renderer reads them (one compiled source for
+/// both, so an OBJ names the textures odori draws with).
+pub fn materials(model: &RenderModel) -> Vec<Material> {
+    (model.materials.iter())
+        .map(|m| Material {
+            name: m.name.clone(),
+            diffuse: m.diffuse.to_array(),
+            ambient: m.ambient.to_array(),
+            specular: m.specular.to_array(),
+            specular_power: m.specular_power,
+            texture: (m.texture.as_ref())
+                .map(|t| t.replace('\\', "/"))
+                .filter(|t| !t.is_empty()),
+        })
+        .collect()
 }
 
 /// A name safe for OBJ/MTL statements (no whitespace), unique by its index.

@@ -1,10 +1,13 @@
 //! Missing, corrupt and escaping texture names are warnings, never panics: the material draws
 //! without that texture.
 
+use odori_playback::offline::renderer_for;
+use odori_playback::{Frame, ModelAsset, ModelFile, Player, PlayerOptions, Scene};
+use odori_pose::motion::Source;
 use odori_render::demo::Demo;
 use odori_render::gpu;
-use odori_render::scene::{ModelFile, Posed, Scene};
-use odori_render::{RenderOptions, Renderer, TextureSource};
+use odori_render::{RenderOptions, TextureSource};
+use std::sync::Arc;
 
 #[test]
 fn broken_textures_warn_and_render() {
@@ -18,18 +21,17 @@ fn broken_textures_warn_and_render() {
     std::fs::write(dir.join("SKIRT.PNG"), b"not a png at all").unwrap();
     std::fs::write(dir.join("own_toon.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
     demo.pmx.textures[2] = "..\\soft_mul.png".into();
-    let scene = Scene::new(ModelFile::Pmx(&demo.pmx), &[&demo.vmd], None).unwrap();
+    let textures = TextureSource::Folder(dir);
+    let asset = ModelAsset::compile(ModelFile::Pmx(&demo.pmx), textures, "demo").unwrap();
+    let mut scene = Scene::new();
+    scene.add_model(Arc::new(asset), &[Source::Vmd(&demo.vmd)]);
+    let scene = Arc::new(scene);
     let options = RenderOptions {
         width: 64,
         height: 64,
         ..Default::default()
     };
-    let mut r = Renderer::new(
-        gpu,
-        scene.render.clone(),
-        &TextureSource::Folder(dir),
-        options,
-    );
+    let mut r = renderer_for(&scene, gpu, options);
     let w = r.warnings().join("\n");
     eprintln!("{w}");
     assert!(
@@ -40,12 +42,11 @@ fn broken_textures_warn_and_render() {
         w.contains("outside the model's folder") && w.contains("own_toon.png"),
         "{w}"
     );
-    let mut inst = scene.instance();
-    let mut posed = Posed::default();
-    scene.evaluate(&mut inst, 0.0, &mut posed);
-    let v = &posed.vertices;
-    r.upload_vertices(&v.positions, &v.normals, &v.uvs);
-    let img = r.render_image(&posed.input(scene.framing_camera(1.0)));
+    let mut player = Player::new(scene.clone(), PlayerOptions::default());
+    let mut frame = Frame::default();
+    player.evaluate(&mut frame);
+    frame.prepare(&mut r, true);
+    let img = r.render_image(&frame.view(scene.framing_camera(1.0)));
     // Still drawn: something other than the white background in the middle column.
     assert!((0..64).any(|y| img.get_pixel(32, y).0[0] < 200));
 }

@@ -1,0 +1,152 @@
+//! A model file read once into one compiled value: the pose model, the deformation mesh, the
+//! render model and the physics model, each built from the same parsed file and never from
+//! the file again. Every front end (command line, window player, web page, Python, glTF
+//! export) takes its model data from here, so the PMX/PMD split lives in this one file.
+
+use crate::error::{PlaybackError, kind_of};
+use odori_deform::Mesh;
+use odori_format::{Document, Pmd, Pmx};
+use odori_physics::PhysicsModel;
+use odori_pose::Model;
+use odori_render::{RenderModel, TextureSource};
+use std::path::Path;
+
+/// One compiled model: immutable, shared (`Arc`) by every scene and dancer that uses it.
+pub struct ModelAsset {
+    label: String,
+    pose: Model,
+    mesh: Mesh,
+    render: RenderModel,
+    physics: PhysicsModel,
+    textures: TextureSource,
+    warnings: Vec<String>,
+}
+
+/// The parsed model file, either format (borrowed while compiling).
+#[derive(Clone, Copy)]
+pub enum ModelFile<'a> {
+    Pmx(&'a Pmx),
+    Pmd(&'a Pmd),
+}
+
+impl ModelAsset {
+    /// Read and compile the PMX or PMD file at `path`; textures are looked up in its folder
+    /// (as MMD resolves them, never outside it). Problems that MMD would load past are
+    /// [`ModelAsset::warnings`], each naming the file.
+    pub fn load(path: &Path) -> Result<ModelAsset, PlaybackError> {
+        let (doc, diagnostics) = odori_format::read_path(path)?;
+        let label = path.display().to_string();
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => ".".into(),
+        };
+        let file = match &doc {
+            Document::Pmx(p) => ModelFile::Pmx(p),
+            Document::Pmd(p) => ModelFile::Pmd(p),
+            other => {
+                return Err(PlaybackError::NotAModel {
+                    path: path.to_path_buf(),
+                    found: kind_of(other),
+                });
+            }
+        };
+        let mut asset = ModelAsset::compile(file, TextureSource::Folder(folder), &label)?;
+        let file_warnings = diagnostics.iter().map(|d| format!("{label}: {d}"));
+        asset.warnings.splice(0..0, file_warnings);
+        Ok(asset)
+    }
+
+    /// Compile a parsed model; `label` names it in messages, `textures` is where its texture
+    /// names lead.
+    pub fn compile(
+        file: ModelFile<'_>,
+        textures: TextureSource,
+        label: &str,
+    ) -> Result<ModelAsset, PlaybackError> {
+        let compile_error = |source| PlaybackError::Compile {
+            name: label.to_string(),
+            source,
+        };
+        let (pose, mesh, render) = match file {
+            ModelFile::Pmx(p) => (
+                Model::from_pmx(p).map_err(compile_error)?,
+                Mesh::from_pmx(p),
+                RenderModel::from_pmx(p),
+            ),
+            ModelFile::Pmd(p) => (
+                Model::from_pmd(p).map_err(compile_error)?,
+                Mesh::from_pmd(p),
+                RenderModel::from_pmd(p),
+            ),
+        };
+        let physics = match file {
+            ModelFile::Pmx(p) => PhysicsModel::from_pmx(p, &pose),
+            ModelFile::Pmd(p) => PhysicsModel::from_pmd(p, &pose),
+        };
+        let warnings = (pose.diagnostics.iter())
+            .chain(mesh.diagnostics())
+            .map(|d| format!("{label}: {d}"))
+            .chain(
+                physics
+                    .diagnostics
+                    .iter()
+                    .map(|d| format!("{label}: physics: {d}")),
+            )
+            .collect();
+        Ok(ModelAsset {
+            label: label.to_string(),
+            pose,
+            mesh,
+            render,
+            physics,
+            textures,
+            warnings,
+        })
+    }
+
+    /// The embedded demo's character (generated in code, textures in memory).
+    pub fn demo(demo: &odori_render::demo::Demo) -> ModelAsset {
+        ModelAsset::compile(
+            ModelFile::Pmx(&demo.pmx),
+            demo.textures.clone(),
+            "embedded demo",
+        )
+        .expect("the generated demo model compiles")
+    }
+
+    /// The file path (or "embedded demo"), for messages.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The pose runtime's compiled model.
+    pub fn pose(&self) -> &Model {
+        &self.pose
+    }
+
+    /// Skin weights, SDEF terms, morph offsets: what deformation reads.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// Materials, draw ranges and static vertex data: what the renderer reads.
+    pub fn render(&self) -> &RenderModel {
+        &self.render
+    }
+
+    /// Rigid bodies and joints (empty for a model without physics).
+    pub fn physics(&self) -> &PhysicsModel {
+        &self.physics
+    }
+
+    /// Where the model's texture names lead.
+    pub fn textures(&self) -> &TextureSource {
+        &self.textures
+    }
+
+    /// What was repaired or dropped while reading and compiling, one line each, naming the
+    /// file.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}

@@ -1,0 +1,46 @@
+//! What can go wrong while loading a scene or producing its frames. Every message names the
+//! file it is about; the format layer's errors keep their section and byte offset.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlaybackError {
+    /// A file could not be read or parsed (the message names the file, section and offset).
+    #[error(transparent)]
+    Format(#[from] odori_format::FormatError),
+    #[error("{path}: not a model (PMX or PMD), it is a {found}")]
+    NotAModel { path: PathBuf, found: &'static str },
+    #[error("{path}: not a motion (VMD or VPD), it is a {found}")]
+    NotAMotion { path: PathBuf, found: &'static str },
+    #[error("{path}: a camera motion must be a VMD, it is a {found}")]
+    NotACamera { path: PathBuf, found: &'static str },
+    #[error("compiling {name}: {source}")]
+    Compile {
+        name: String,
+        source: odori_pose::PoseError,
+    },
+    #[error("{path}: a motion must follow the model it is for (give MODEL then its motions)")]
+    MotionBeforeModel { path: PathBuf },
+    #[error("{path}: {source}")]
+    Video {
+        path: PathBuf,
+        source: odori_video::VideoError,
+    },
+    #[error("writing {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("writing {path}: {message}")]
+    Image { path: PathBuf, message: String },
+}
+
+/// What kind of file a parsed document is, for messages.
+pub(crate) fn kind_of(doc: &odori_format::Document) -> &'static str {
+    match doc {
+        odori_format::Document::Pmx(_) => "PMX model",
+        odori_format::Document::Pmd(_) => "PMD model",
+        odori_format::Document::Vmd(_) => "VMD motion",
+        odori_format::Document::Vpd(_) => "VPD pose",
+    }
+}

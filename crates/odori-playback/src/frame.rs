@@ -1,0 +1,145 @@
+//! What the player hands out for one frame: per model its pose products (deformed vertices,
+//! or skinning matrices and morph weights for a GPU skinner), material states, visibility and
+//! bounds; for the scene the camera and the light. Owned and reusable: buffers keep their
+//! capacity from frame to frame, and a frame can cross threads.
+
+use glam::{Affine3A, Vec3, Vec3A};
+use odori_deform::Deformed;
+use odori_pose::MaterialState;
+use odori_render::camera::CameraPose;
+use odori_render::renderer::FrameView;
+use odori_render::{Light, Renderer};
+
+/// One model's share of a frame.
+#[derive(Default, Clone)]
+pub struct ModelFrame {
+    pub(crate) vertices: Deformed,
+    pub(crate) skinning: Vec<Affine3A>,
+    pub(crate) morph_weights: Vec<f32>,
+    pub(crate) materials: Vec<MaterialState>,
+    pub(crate) visible: bool,
+    pub(crate) bounds: (Vec3, Vec3),
+}
+
+impl ModelFrame {
+    /// CPU-deformed vertices, in scene space (left empty when the player does not deform:
+    /// a GPU skinner works from [`ModelFrame::skinning`]).
+    pub fn vertices(&self) -> &Deformed {
+        &self.vertices
+    }
+
+    /// Skinning matrices (world × inverse bind) in scene space, by file bone index.
+    pub fn skinning(&self) -> &[Affine3A] {
+        &self.skinning
+    }
+
+    /// Effective morph weights (group and flip morphs expanded): what a skinner applies.
+    pub fn morph_weights(&self) -> &[f32] {
+        &self.morph_weights
+    }
+
+    /// Material-morph state per material.
+    pub fn materials(&self) -> &[MaterialState] {
+        &self.materials
+    }
+
+    /// The motion's visibility keys.
+    pub fn visible(&self) -> bool {
+        self.visible
+    }
+
+    /// A box around the posed skeleton in scene space, padded for the skin around the bones.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        self.bounds
+    }
+}
+
+/// Everything one frame of a scene shows.
+#[derive(Default, Clone)]
+pub struct Frame {
+    pub(crate) frame: f32,
+    pub(crate) models: Vec<ModelFrame>,
+    pub(crate) camera: Option<CameraPose>,
+    pub(crate) light: Option<Light>,
+}
+
+impl Frame {
+    /// The MMD frame (30 per second) this frame shows.
+    pub fn frame(&self) -> f32 {
+        self.frame
+    }
+
+    /// Per model, in the scene's order.
+    pub fn models(&self) -> &[ModelFrame] {
+        &self.models
+    }
+
+    /// The scene's camera motion at this frame, if it has one.
+    pub fn camera(&self) -> Option<CameraPose> {
+        self.camera
+    }
+
+    /// The light at this frame (MMD's default light when the scene has no light motion).
+    pub fn light(&self) -> Light {
+        self.light.unwrap_or(Light::DEFAULT)
+    }
+
+    /// A box around every posed model.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        for m in &self.models {
+            lo = lo.min(m.bounds.0);
+            hi = hi.max(m.bounds.1);
+        }
+        if lo.x > hi.x {
+            return (Vec3::ZERO, Vec3::ZERO);
+        }
+        (lo, hi)
+    }
+
+    /// The renderer's view of this frame; `fallback` is the camera when the scene has none.
+    pub fn view(&self, fallback: CameraPose) -> FrameView {
+        FrameView {
+            camera: self.camera.unwrap_or(fallback),
+            light: self.light(),
+            bounds: self.bounds(),
+        }
+    }
+
+    /// Hand this frame's per-model state to `renderer` (material morphs, visibility, and the
+    /// CPU-deformed vertices when `vertices` is true), ready for [`Renderer::render`].
+    pub fn prepare(&self, renderer: &mut Renderer, vertices: bool) {
+        for (i, m) in self.models.iter().enumerate() {
+            renderer.set_model_state(i, &m.materials, m.visible);
+            if vertices {
+                let v = &m.vertices;
+                renderer.upload_vertices(i, &v.positions, &v.normals, &v.uvs);
+            }
+        }
+    }
+}
+
+/// A box around the posed skeleton (bone positions moved by `placement`), widened by
+/// `margin` for the skin around the bones.
+pub(crate) fn skeleton_bounds(positions: &[Vec3A], placement: Vec3, margin: f32) -> (Vec3, Vec3) {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for &w in positions {
+        let p = Vec3::from(w);
+        if p.is_finite() {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    if lo.x > hi.x {
+        return (
+            placement - Vec3::splat(margin),
+            placement + Vec3::splat(margin),
+        );
+    }
+    (
+        lo + placement - Vec3::splat(margin),
+        hi + placement + Vec3::splat(margin),
+    )
+}

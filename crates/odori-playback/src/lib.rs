@@ -1,0 +1,48 @@
+//! odori's playback library: what every front end (the command line, the window player, the
+//! web page, the Python module, glTF export) stands on.
+//!
+//! - [`ModelAsset`]: a PMX or PMD file read once into one compiled value that owns the pose
+//!   model, the deformation mesh, the render model and the physics model.
+//! - [`Scene`]: one or more models, each with its motions, a camera motion, a light motion
+//!   and a soundtrack.
+//! - [`Player`]: seeks and advances a scene (in real time or frame by frame) and hands out,
+//!   per frame, each model's deformed vertices or skinning matrices, material states and
+//!   bounds, and the camera and light ([`Frame`]). Physics is a stage it runs between the
+//!   pose runtime's two passes.
+//! - [`offline::render`]: the offline pipeline, evaluate → draw → encode on three threads,
+//!   into a [`sink::FrameSink`] (MP4, PNG, a folder of PNGs).
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use odori_playback::{ModelAsset, MotionFile, Player, PlayerOptions, Scene, Frame};
+//! use std::{path::Path, sync::Arc};
+//! let mut scene = Scene::new();
+//! for (model, dance) in [("Gene_light.pmx", "wavefile_v2.vmd"), ("miku_v2.pmd", "wavefile_v2.vmd")] {
+//!     let asset = Arc::new(ModelAsset::load(Path::new(model))?);
+//!     scene.add_model_files(asset, &[MotionFile::read(Path::new(dance))?.0]);
+//! }
+//! scene.set_camera(&odori_playback::load::camera_file(Path::new("wavefile_camera.vmd"))?);
+//! scene.arrange_side_by_side();
+//! let mut player = Player::new(Arc::new(scene), PlayerOptions::default()); // physics on
+//! let mut frame = Frame::default();
+//! player.advance(1.0 / 60.0);                  // real time: a 60 Hz display tick
+//! player.evaluate(&mut frame);                 // allocates nothing after the first frame
+//! let vertices = frame.models()[0].vertices(); // deformed, with physics; camera: frame.camera()
+//! # Ok(()) }
+//! ```
+
+pub mod asset;
+pub mod error;
+pub mod frame;
+pub mod load;
+pub mod offline;
+pub mod player;
+pub mod scene;
+pub mod sink;
+
+pub use asset::{ModelAsset, ModelFile};
+pub use error::PlaybackError;
+pub use frame::{Frame, ModelFrame};
+pub use load::MotionFile;
+pub use player::{Player, PlayerOptions};
+pub use scene::{Scene, SceneModel};

@@ -1,0 +1,126 @@
+//! Reading motion, pose and camera files from paths, with errors that name the file.
+
+use crate::error::{PlaybackError, kind_of};
+use odori_format::{Document, Vmd, Vpd};
+use odori_pose::motion::Source;
+use std::path::Path;
+
+/// A motion file read: a VMD dance or a VPD still pose.
+pub enum MotionFile {
+    Vmd(Box<Vmd>),
+    Vpd(Box<Vpd>),
+}
+
+impl MotionFile {
+    /// Read a VMD or VPD; the format's own warnings come back with the file's name on each.
+    pub fn read(path: &Path) -> Result<(MotionFile, Vec<String>), PlaybackError> {
+        let (doc, diagnostics) = odori_format::read_path(path)?;
+        let warnings = diagnostics
+            .iter()
+            .map(|d| format!("{}: {d}", path.display()))
+            .collect();
+        let file = match doc {
+            Document::Vmd(v) => MotionFile::Vmd(v),
+            Document::Vpd(v) => MotionFile::Vpd(v),
+            other => {
+                return Err(PlaybackError::NotAMotion {
+                    path: path.to_path_buf(),
+                    found: kind_of(&other),
+                });
+            }
+        };
+        Ok((file, warnings))
+    }
+
+    /// The pose runtime's view of this file.
+    pub fn source(&self) -> Source<'_> {
+        match self {
+            MotionFile::Vmd(v) => Source::Vmd(v),
+            MotionFile::Vpd(v) => Source::Vpd(v),
+        }
+    }
+
+    /// The VMD, when this is one (camera and light keys live only there).
+    pub fn vmd(&self) -> Option<&Vmd> {
+        match self {
+            MotionFile::Vmd(v) => Some(v),
+            MotionFile::Vpd(_) => None,
+        }
+    }
+}
+
+/// Read a camera (and light) motion: a VMD.
+pub fn camera_file(path: &Path) -> Result<Vmd, PlaybackError> {
+    match MotionFile::read(path)?.0 {
+        MotionFile::Vmd(v) => Ok(*v),
+        MotionFile::Vpd(_) => Err(PlaybackError::NotACamera {
+            path: path.to_path_buf(),
+            found: "VPD pose",
+        }),
+    }
+}
+
+/// Whether `path` names a model file by its extension (`.pmx`, `.pmd`, any case): how a list
+/// of files given on the command line is split into models and the motions that follow
+/// each.
+pub fn is_model_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("pmx") || e.eq_ignore_ascii_case("pmd"))
+}
+
+/// A scene from a list of files as a user gives them: each model (PMX/PMD) followed by its
+/// motions (VMD dances, VPD poses; merged in order), then the next model with its own. No
+/// files: the embedded demo. `camera` (a VMD) overrides the motions' camera and light keys.
+/// Several models stand side by side. Returns the scene and every warning met, each naming
+/// its file.
+pub fn scene_from_files(
+    files: &[std::path::PathBuf],
+    camera: Option<&Path>,
+) -> Result<(crate::Scene, Vec<String>), PlaybackError> {
+    use crate::{ModelAsset, Scene};
+    use std::sync::Arc;
+    let mut warnings = Vec::new();
+    let mut scene = if files.is_empty() {
+        Scene::demo()
+    } else {
+        if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
+            return Err(PlaybackError::MotionBeforeModel {
+                path: first.to_path_buf(),
+            });
+        }
+        let mut scene = Scene::new();
+        let mut rest = files;
+        while let Some((model_path, tail)) = rest.split_first() {
+            let n = tail.iter().take_while(|f| !is_model_path(f)).count();
+            let asset = ModelAsset::load(model_path)?;
+            warnings.extend(asset.warnings().iter().cloned());
+            let mut motions = Vec::with_capacity(n);
+            for p in &tail[..n] {
+                let (m, w) = MotionFile::read(p)?;
+                warnings.extend(w);
+                motions.push(m);
+            }
+            let i = scene.add_model_files(Arc::new(asset), &motions);
+            let unbound = &scene.models()[i].motion().unbound;
+            if !unbound.is_empty() {
+                const SHOWN: usize = 5;
+                let names: Vec<&str> = unbound.iter().take(SHOWN).map(String::as_str).collect();
+                warnings.push(format!(
+                    "{}: {} motion track(s) match nothing in the model ({}{})",
+                    model_path.display(),
+                    unbound.len(),
+                    names.join(", "),
+                    if unbound.len() > SHOWN { ", …" } else { "" }
+                ));
+            }
+            rest = &tail[n..];
+        }
+        scene.arrange_side_by_side();
+        scene
+    };
+    if let Some(path) = camera {
+        scene.set_camera(&camera_file(path)?);
+    }
+    Ok((scene, warnings))
+}

@@ -1,0 +1,206 @@
+//! The offline pipeline: a range of frames evaluated, drawn and encoded, three stages on
+//! three threads joined by bounded channels so memory stays flat. Pose, physics and
+//! deformation run on one thread (the player's), drawing and readback on the calling thread
+//! (each frame is read back while the next one renders), encoding on a third. Buffers travel
+//! back to their producer for reuse.
+
+use crate::error::PlaybackError;
+use crate::frame::Frame;
+use crate::player::Player;
+use crate::scene::Scene;
+use crate::sink::FrameSink;
+use odori_deform::gpu::GpuSkinner;
+use odori_render::{Gpu, RenderOptions, Renderer};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::Instant;
+
+/// Which frames to make: `count` frames from `start`, `step` MMD frames apart (1 for 30 fps
+/// output, 0.5 for 60).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameRange {
+    pub start: f32,
+    pub step: f32,
+    pub count: usize,
+}
+
+impl FrameRange {
+    /// MMD frames `start` to `stop` inclusive at `fps` output frames per second.
+    pub fn new(start: f32, stop: f32, fps: u32) -> FrameRange {
+        let step = 30.0 / fps as f32;
+        FrameRange {
+            start,
+            step,
+            count: ((stop - start) / step).floor() as usize + 1,
+        }
+    }
+
+    /// The MMD frame of output frame `k`.
+    pub fn frame(&self, k: usize) -> f32 {
+        self.start + k as f32 * self.step
+    }
+}
+
+/// A renderer for every model of `scene`, in the scene's order, with the textures each
+/// model's asset names.
+pub fn renderer_for(scene: &Scene, gpu: Gpu, options: RenderOptions) -> Renderer {
+    let models = (scene.models().iter())
+        .map(|m| (m.asset().render().clone(), m.asset().textures()))
+        .collect();
+    Renderer::with_models(gpu, models, options)
+}
+
+/// Where vertices are deformed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skinning {
+    /// odori-deform's SIMD CPU path, on the pose thread.
+    Cpu,
+    /// A compute pass on the renderer's GPU, recorded ahead of each frame's draw.
+    Gpu,
+}
+
+/// Busy time per stage, microseconds, summed over the frames (stages overlap, so they add up
+/// to more than the wall time when the pipeline works).
+#[derive(Debug, Default)]
+pub struct StageTimes {
+    evaluate: AtomicU64,
+    draw: AtomicU64,
+    readback: AtomicU64,
+    encode: AtomicU64,
+}
+
+impl StageTimes {
+    fn add(counter: &AtomicU64, since: Instant) {
+        counter.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
+    }
+
+    fn ms(counter: &AtomicU64, frames: usize) -> f64 {
+        counter.load(Ordering::Relaxed) as f64 / 1000.0 / frames.max(1) as f64
+    }
+}
+
+/// What a finished run took.
+#[derive(Debug)]
+pub struct RenderReport {
+    pub frames: usize,
+    pub seconds: f64,
+    /// Milliseconds per frame: pose + physics + deformation, draw + upload, wait for the GPU
+    /// + readback, encode.
+    pub evaluate_ms: f64,
+    pub draw_ms: f64,
+    pub readback_ms: f64,
+    pub encode_ms: f64,
+}
+
+/// Render `range` of the player's scene with `renderer` into `sink`. `progress` is called
+/// once per encoded frame (from the encoding thread).
+pub fn render(
+    mut player: Player,
+    renderer: &mut Renderer,
+    skinning: Skinning,
+    range: FrameRange,
+    sink: Box<dyn FrameSink>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<RenderReport, PlaybackError> {
+    let scene = player.scene().clone();
+    let count = range.count;
+    let (width, height) = (renderer.options.width, renderer.options.height);
+    let fallback_camera = scene.framing_camera(width as f32 / height as f32);
+    let skinners: Vec<GpuSkinner> = match skinning {
+        Skinning::Gpu => (scene.models().iter())
+            .map(|m| GpuSkinner::new(&renderer.gpu.device, m.asset().mesh()))
+            .collect(),
+        Skinning::Cpu => Vec::new(),
+    };
+    for (i, s) in skinners.iter().enumerate() {
+        renderer.set_vertex_buffer(i, s.output_buffer().clone());
+    }
+    let began = Instant::now();
+    let times = StageTimes::default();
+    let times = &times;
+
+    std::thread::scope(|s| -> Result<(), PlaybackError> {
+        // Stage 1: pose, physics, deformation. Frames circulate through `recycle`.
+        let (frame_tx, frame_rx): (SyncSender<Frame>, Receiver<Frame>) = sync_channel(2);
+        let (recycle_tx, recycle_rx) = sync_channel::<Frame>(4);
+        for _ in 0..3 {
+            recycle_tx.send(Frame::default()).expect("room for three");
+        }
+        s.spawn(move || {
+            for k in 0..count {
+                let Ok(mut f) = recycle_rx.recv() else { return };
+                let t = Instant::now();
+                player.evaluate_at(range.frame(k) as f64, &mut f);
+                StageTimes::add(&times.evaluate, t);
+                if frame_tx.send(f).is_err() {
+                    return;
+                }
+            }
+        });
+
+        // Stage 3: encoding. Pixel buffers circulate through `free`.
+        let (pixels_tx, pixels_rx) = sync_channel::<Vec<u8>>(2);
+        let (free_tx, free_rx) = sync_channel::<Vec<u8>>(4);
+        for _ in 0..3 {
+            free_tx.send(Vec::new()).expect("room for three");
+        }
+        let encoder = s.spawn(move || -> Result<(), PlaybackError> {
+            let mut sink = sink;
+            for px in pixels_rx {
+                let t = Instant::now();
+                sink.push(&px)?;
+                StageTimes::add(&times.encode, t);
+                progress();
+                let _ = free_tx.send(px);
+            }
+            sink.finish()
+        });
+
+        // Stage 2: draw frame k, then read frame k − 1 back while k renders.
+        let mut in_flight: Option<usize> = None;
+        let send_read = |renderer: &Renderer, slot: usize| -> bool {
+            let Ok(mut px) = free_rx.recv() else {
+                return false;
+            };
+            let t = Instant::now();
+            renderer.read(slot, &mut px);
+            StageTimes::add(&times.readback, t);
+            pixels_tx.send(px).is_ok()
+        };
+        for k in 0..count {
+            let Ok(f) = frame_rx.recv() else { break };
+            let t = Instant::now();
+            f.prepare(renderer, skinners.is_empty());
+            for (s, m) in skinners.iter().zip(f.models()) {
+                s.update(&renderer.gpu.queue, m.skinning(), m.morph_weights());
+            }
+            renderer.render_with(&f.view(fallback_camera), k, |e| {
+                for s in &skinners {
+                    s.encode(e);
+                }
+            });
+            StageTimes::add(&times.draw, t);
+            let _ = recycle_tx.send(f);
+            if let Some(prev) = in_flight.take()
+                && !send_read(renderer, prev)
+            {
+                break;
+            }
+            in_flight = Some(k);
+        }
+        if let Some(prev) = in_flight {
+            send_read(renderer, prev);
+        }
+        drop(pixels_tx);
+        drop(recycle_tx);
+        encoder.join().expect("encoder thread panicked")
+    })?;
+    Ok(RenderReport {
+        frames: count,
+        seconds: began.elapsed().as_secs_f64(),
+        evaluate_ms: StageTimes::ms(&times.evaluate, count),
+        draw_ms: StageTimes::ms(&times.draw, count),
+        readback_ms: StageTimes::ms(&times.readback, count),
+        encode_ms: StageTimes::ms(&times.encode, count),
+    })
+}

@@ -1,0 +1,129 @@
+//! Where the offline pipeline's frames go: an MP4 (H.264, with the scene's soundtrack), one
+//! PNG, or a folder of numbered PNGs.
+
+use crate::error::PlaybackError;
+use std::path::{Path, PathBuf};
+
+/// A consumer of rendered frames (RGBA8, rows top to bottom), fed in order on one thread.
+pub trait FrameSink: Send {
+    fn push(&mut self, rgba: &[u8]) -> Result<(), PlaybackError>;
+    /// Called once after the last frame.
+    fn finish(self: Box<Self>) -> Result<(), PlaybackError>;
+}
+
+/// An MP4 being written.
+pub struct Mp4Sink {
+    video: odori_video::Video,
+    path: PathBuf,
+}
+
+impl Mp4Sink {
+    /// Start `path`; the soundtrack (if any) is read now, so a bad audio file fails before
+    /// any frame is rendered.
+    pub fn create(
+        encoder: odori_video::Encoder,
+        path: &Path,
+        size: (u32, u32),
+        fps: u32,
+        sound: Option<&odori_video::Soundtrack<'_>>,
+    ) -> Result<Mp4Sink, PlaybackError> {
+        let video = odori_video::Video::create(encoder, path, size.0, size.1, fps, sound).map_err(
+            |source| PlaybackError::Video {
+                path: path.to_path_buf(),
+                source,
+            },
+        )?;
+        Ok(Mp4Sink {
+            video,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// True when the soundtrack is stored as PCM (a WAV with the built-in encoder), which
+    /// browsers do not play.
+    pub fn audio_is_pcm(&self) -> bool {
+        self.video.audio_is_pcm()
+    }
+
+    fn error(&self, source: odori_video::VideoError) -> PlaybackError {
+        PlaybackError::Video {
+            path: self.path.clone(),
+            source,
+        }
+    }
+}
+
+impl FrameSink for Mp4Sink {
+    fn push(&mut self, rgba: &[u8]) -> Result<(), PlaybackError> {
+        self.video.push(rgba).map_err(|e| self.error(e))
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), PlaybackError> {
+        let path = self.path.clone();
+        self.video
+            .finish()
+            .map_err(|source| PlaybackError::Video { path, source })
+    }
+}
+
+/// PNG files: one named file (the first frame pushed), or `frame_00000.png`… in a folder.
+pub struct PngSink {
+    target: PngTarget,
+    size: (u32, u32),
+    count: usize,
+}
+
+enum PngTarget {
+    File(PathBuf),
+    Folder(PathBuf),
+}
+
+impl PngSink {
+    /// The first frame to `path`.
+    pub fn file(path: &Path, size: (u32, u32)) -> PngSink {
+        PngSink {
+            target: PngTarget::File(path.to_path_buf()),
+            size,
+            count: 0,
+        }
+    }
+
+    /// Every frame into `dir` (created if missing).
+    pub fn folder(dir: &Path, size: (u32, u32)) -> Result<PngSink, PlaybackError> {
+        std::fs::create_dir_all(dir).map_err(|source| PlaybackError::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        Ok(PngSink {
+            target: PngTarget::Folder(dir.to_path_buf()),
+            size,
+            count: 0,
+        })
+    }
+}
+
+impl FrameSink for PngSink {
+    fn push(&mut self, rgba: &[u8]) -> Result<(), PlaybackError> {
+        let path = match &self.target {
+            PngTarget::File(p) if self.count == 0 => p.clone(),
+            PngTarget::File(_) => return Ok(()),
+            PngTarget::Folder(d) => d.join(format!("frame_{:05}.png", self.count)),
+        };
+        self.count += 1;
+        save_png(&path, self.size, rgba)
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), PlaybackError> {
+        Ok(())
+    }
+}
+
+/// Write one RGBA8 frame as a PNG.
+pub fn save_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), PlaybackError> {
+    image::save_buffer(path, rgba, size.0, size.1, image::ExtendedColorType::Rgba8).map_err(|e| {
+        PlaybackError::Image {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
+    })
+}

@@ -1,0 +1,67 @@
+//! Golden images of real models dancing wavefile_v2 under its own camera (wavefile_camera),
+//! 256×256, at fixed frames, physics off: Gene_light.pmx (PNG textures, PMX materials) and
+//! miku_v2.pmd (PMD materials, BMP texture, toon list). Skipped without ../shared (see
+//! odori-testkit).
+
+mod common;
+
+use odori_playback::offline::renderer_for;
+use odori_playback::{Frame, ModelAsset, MotionFile, Player, PlayerOptions, Scene};
+use odori_render::{RenderOptions, gpu};
+use std::path::Path;
+use std::sync::Arc;
+
+const FRAMES: [f32; 3] = [200.0, 900.0, 1700.0];
+
+fn render(name: &str, model: &Path) {
+    let (Some(motion), Some(camera)) = (
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+        odori_testkit::shared("assets/wavefile/wavefile_camera.vmd"),
+    ) else {
+        return;
+    };
+    let Some(gpu) = gpu::for_tests() else { return };
+    let mut scene = Scene::new();
+    let asset = Arc::new(ModelAsset::load(model).unwrap());
+    scene.add_model_files(asset, &[MotionFile::read(&motion).unwrap().0]);
+    scene.set_camera(&odori_playback::load::camera_file(&camera).unwrap());
+    let scene = Arc::new(scene);
+    let options = RenderOptions {
+        width: 256,
+        height: 256,
+        shadow_map_size: 1024,
+        ..Default::default()
+    };
+    let mut r = renderer_for(&scene, gpu, options);
+    for w in r.warnings() {
+        eprintln!("{name}: warning: {w}");
+    }
+    let no_physics = PlayerOptions {
+        physics: false,
+        deform: true,
+    };
+    let mut player = Player::new(scene.clone(), no_physics);
+    let mut frame = Frame::default();
+    for at in FRAMES {
+        player.evaluate_at(at as f64, &mut frame);
+        frame.prepare(&mut r, true);
+        let img = r.render_image(&frame.view(scene.framing_camera(1.0)));
+        common::check(&format!("{name}_{at:04}"), &img);
+    }
+}
+
+#[test]
+fn gene_light_wavefile() {
+    let Some(path) = odori_testkit::shared("assets/gene/Gene_light.pmx") else {
+        return;
+    };
+    render("gene_light", &path);
+}
+
+#[test]
+fn miku_v2_wavefile() {
+    let Some(path) = odori_testkit::shared("assets/miku_v2/miku_v2.pmd") else {
+        return;
+    };
+    render("miku_v2", &path);
+}
