@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "golden")]
+pub mod golden;
+
 /// Environment variable that makes a missing shared folder a test failure.
 pub const REQUIRE_VAR: &str = "ODORI_REQUIRE_SHARED";
 
