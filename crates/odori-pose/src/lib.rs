@@ -16,6 +16,8 @@
 
 pub mod append;
 pub mod bezier;
+#[cfg(feature = "counters")]
+pub mod counters;
 mod error;
 pub mod fk;
 pub mod group;

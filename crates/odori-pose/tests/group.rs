@@ -1,9 +1,15 @@
 //! Evaluating instances in groups (`odori_pose::evaluate_group`), where the solves of one
 //! solver in many instances run side by side in vector lanes, must give every instance, bit
 //! for bit, what evaluating it alone gives.
+//!
+//! The eight-lane solves must actually run (`odori_pose::counters`): each comparison counts
+//! the lane steps the groups took in eight-lane visits (more than zero wherever the processor
+//! has AVX2; without it the check says `SKIPPED`) and those of the instances evaluated alone
+//! (none).
 
 mod common;
 
+use odori_pose::counters;
 use odori_pose::group::solves_side_by_side;
 use odori_pose::{GROUP, Instance, Model, Motion, evaluate_group};
 
@@ -28,6 +34,8 @@ fn assert_groups_change_nothing(
             .collect()
     };
     let (mut grouped, mut alone) = (fresh(), fresh());
+    let (mut visits, mut lane_steps) = (0, 0);
+    counters::take();
     for tick in 0..ticks {
         for (c, chunk) in grouped.chunks_mut(GROUP).enumerate() {
             let frames: Vec<f32> = (0..chunk.len())
@@ -35,14 +43,52 @@ fn assert_groups_change_nothing(
                 .collect();
             evaluate_group(model, motion, chunk, &frames);
         }
+        let grouped_counts = counters::take();
+        visits += grouped_counts.wide_visits;
+        lane_steps += grouped_counts.wide_lane_steps;
         for (i, inst) in alone.iter_mut().enumerate() {
             inst.evaluate(model, motion, frame(i, tick));
         }
+        assert_eq!(
+            counters::take().wide_lane_steps,
+            0,
+            "instances evaluated alone took eight-lane steps (tick {tick})"
+        );
         for (i, (g, a)) in grouped.iter().zip(&alone).enumerate() {
             let at = format!("of instance {i} at frame {} (tick {tick})", frame(i, tick));
             common::assert_same_matrices(model, g, a, &at);
         }
     }
+    println!(
+        "{}: {visits} eight-lane visits, {lane_steps} lane steps ({:.0} % of lanes busy)",
+        model.name,
+        100.0 * lane_steps as f64 / (8 * visits).max(1) as f64
+    );
+    if eight_lane_solves_expected() {
+        assert!(
+            visits > 0 && lane_steps > 0,
+            "{}: no eight-lane step ran",
+            model.name
+        );
+    } else {
+        assert_eq!(
+            lane_steps, 0,
+            "{}: eight-lane steps without AVX2",
+            model.name
+        );
+    }
+}
+
+/// Whether this processor runs solves in eight lanes (AVX2); prints the skip notice when not.
+fn eight_lane_solves_expected() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return true;
+    }
+    eprintln!(
+        "SKIPPED: no AVX2 on this processor: eight-lane IK solves do not run, their coverage is not checked"
+    );
+    false
 }
 
 fn solver(model: &Model, ik_bone: &str) -> usize {
@@ -53,8 +99,7 @@ fn solver(model: &Model, ik_bone: &str) -> usize {
 #[test]
 fn the_rigs_legs_run_side_by_side_where_the_machine_allows() {
     let mut pmx = common::two_legged_rig();
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if eight_lane_solves_expected() {
         let model = Model::from_pmx(&pmx).unwrap();
         for ik in ["左足ＩＫ", "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ"] {
             assert!(solves_side_by_side(&model, solver(&model, ik)), "{ik}");

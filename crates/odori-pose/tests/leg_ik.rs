@@ -5,6 +5,10 @@
 //! peer. Checks the bounds: knees never leave their limits (every frame of every
 //! motion); 99 % of IK-affected bone-frames within 0.05 units of the nearer peer; and where a
 //! knee is within 0.01 units of mmd-anim's, the ankle within 0.02 (rotation element) of it.
+//!
+//! Nothing passes by comparing nothing: a dump naming a bone the model lacks, a dump with a
+//! frame no case evaluates or with no IK-affected bone-frame compared, and a pose dump of a
+//! VMD motion in `oracle-ref` that no case lists each fail the test.
 
 use glam::{Mat4, Quat};
 mod peers;
@@ -137,6 +141,7 @@ fn leg_ik_against_peers() {
     };
     let shared = root.parent().unwrap();
     let mut failures = Vec::new();
+    let mut compared = HashSet::new();
     for case in CASES {
         let (model, babylon_misread) = compile(&shared.join(case.model));
         let motion = Motion::from_vmd(&model, &Vmd::read(shared.join(case.motion)).unwrap());
@@ -151,6 +156,16 @@ fn leg_ik_against_peers() {
             .iter()
             .map(|d| (*d, load(&root.join(format!("{d}.json")))))
             .collect();
+        for (name, d) in &dumps {
+            let missing: Vec<&String> = d
+                .names
+                .iter()
+                .filter(|n| model.find_bone(n).is_none())
+                .collect();
+            if !missing.is_empty() {
+                failures.push(format!("{name}: bones the model lacks: {missing:?}"));
+            }
+        }
         let mut inst = Instance::new(&model, &motion);
         let knee_list = knees(&model);
 
@@ -269,7 +284,16 @@ fn leg_ik_against_peers() {
                 }
             }
         }
-        for (p, (name, _)) in dumps.iter().enumerate() {
+        for (p, (name, d)) in dumps.iter().enumerate() {
+            if per_peer[p].is_empty() {
+                failures.push(format!("{name}: no IK-affected bone-frame compared"));
+            } else {
+                compared.insert(format!("{name}.json"));
+            }
+            let unmatched = d.frames.keys().filter(|f| !frames.contains(f)).count();
+            if unmatched > 0 {
+                failures.push(format!("{name}: {unmatched} frames no case evaluates"));
+            }
             let worst = per_peer[p].iter().copied().fold(0.0, f32::max);
             let p99 = percentile(&mut per_peer[p], 0.99);
             let g_med = percentile(&mut goal_peer[p], 0.5);
@@ -308,4 +332,14 @@ fn leg_ik_against_peers() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // This family: the pose dumps of a VMD motion (no rest pose, no VPD).
+    let family: Vec<_> = odori_testkit::oracle_files(odori_testkit::OracleFamily::Pose)
+        .unwrap()
+        .into_iter()
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            !n.contains("__rest__") && !n.contains("__vpd_")
+        })
+        .collect();
+    odori_testkit::assert_all_compared("leg IK", &family, &compared);
 }

@@ -5,12 +5,17 @@
 //! `*.ikset.json`) must match within 1e-3 (translation and rotation element). IK-affected bones
 //! are reported (worst, 99th percentile) and checked against the bounds in
 //! `leg_ik_within_bounds`.
+//!
+//! Nothing passes by comparing nothing: a dump whose name maps to no model and motion, a
+//! dump naming a bone the model lacks, a dump that compares no bone outside IK chains, and a
+//! pose dump in `oracle-ref` that no case compares each fail the test.
 
 mod peers;
 
 use odori_format::{Pmd, Vmd, Vpd};
 use odori_pose::motion::Source;
 use odori_pose::{Instance, Model, Motion};
+use odori_testkit::OracleFamily;
 use peers::{compile, load_dump, pmd_follow_bones};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -55,11 +60,15 @@ struct Comparison {
     /// Bones babylon-mmd evaluates differently from MMD by design (see
     /// `peers::pmd_follow_bones`); reported, not held to 1e-3.
     deviating: HashSet<String>,
+    /// The `*.ikset.json` read for the model (it may not exist: then no bone counts as
+    /// IK-affected, and every bone is held to 1e-3).
+    ikset: PathBuf,
 }
 
-fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
+fn compare(shared: &Path, dump_path: &Path) -> Result<Comparison, String> {
     let dump = load_dump(dump_path);
-    let (model_path, motion_paths, ik, ikset_path) = inputs(shared, &dump.file)?;
+    let (model_path, motion_paths, ik, ikset_path) = inputs(shared, &dump.file)
+        .ok_or_else(|| format!("{}: no model and motion for this name", dump.file))?;
     let ikset: HashSet<String> = std::fs::read_to_string(&ikset_path)
         .ok()
         .map(|s| {
@@ -101,6 +110,14 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
+    let missing: Vec<&String> = dump
+        .names
+        .iter()
+        .filter(|n| !by_name.contains_key(n.as_str()))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!("{}: bones the model lacks: {missing:?}", dump.file));
+    }
     let mut rows = Vec::new();
     for (frame, world) in &dump.frames {
         inst.evaluate(&model, &motion, *frame);
@@ -108,9 +125,7 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
             if dump.skip.contains(name) {
                 continue;
             }
-            let Some(&b) = by_name.get(name.as_str()) else {
-                continue;
-            };
+            let b = by_name[name.as_str()];
             if model.order_dependent[b] {
                 continue;
             }
@@ -127,36 +142,30 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
             rows.push((name.clone(), *frame, dt, dr, ikset.contains(name)));
         }
     }
-    Some(Comparison { rows, deviating })
-}
-
-fn dumps(shared: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(shared.join("oracle-ref"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy();
-            n.ends_with(".json")
-                && n.contains("__")
-                && !n.contains("physics")
-                && !n.starts_with("wavefile_camera")
-        })
-        .collect();
-    v.sort();
-    v
+    Ok(Comparison {
+        rows,
+        deviating,
+        ikset: ikset_path,
+    })
 }
 
 #[test]
 fn bones_outside_ik_chains_match_every_peer_dump() {
-    let Some(root) = odori_testkit::shared("oracle-ref") else {
+    let Some(dumps) = odori_testkit::oracle_files(OracleFamily::Pose) else {
         return;
     };
+    let root = dumps[0].parent().unwrap();
     let shared = root.parent().unwrap();
     let mut failures = Vec::new();
-    for path in dumps(shared) {
-        let Some(c) = compare(shared, &path) else {
-            continue;
+    let mut compared = HashSet::new();
+    let mut iksets_read = HashSet::new();
+    for path in &dumps {
+        let c = match compare(shared, path) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
         };
         let (mut wt, mut wr, mut n, mut worst_at) = (0f32, 0f32, 0, String::new());
         let mut deviation = 0f32;
@@ -184,6 +193,12 @@ fn bones_outside_ik_chains_match_every_peer_dump() {
                 c.deviating.len()
             );
         }
+        if n == 0 {
+            failures.push(format!("{file}: no bone outside IK chains compared"));
+            continue;
+        }
+        compared.insert(file.to_string());
+        iksets_read.insert(c.ikset.file_name().unwrap().to_string_lossy().into_owned());
         if wt > 1e-3 || wr > 1e-3 {
             failures.push(format!(
                 "{file}: worstT={wt:.2e} worstR={wr:.2e} at {worst_at}"
@@ -192,9 +207,13 @@ fn bones_outside_ik_chains_match_every_peer_dump() {
     }
     assert!(
         failures.is_empty(),
-        "bones outside IK chains differ:\n{}",
+        "peer dumps failed (bones outside IK chains differ, or nothing compared):\n{}",
         failures.join("\n")
     );
+    odori_testkit::assert_all_compared("pose dumps", &dumps, &compared);
+    // Every IK set is one some compared dump's model was split by.
+    let iksets = odori_testkit::oracle_files(OracleFamily::IkSet).unwrap();
+    odori_testkit::assert_all_compared("IK sets", &iksets, &iksets_read);
 }
 
 /// Gene_light.pmd is a conversion of Gene_light.pmx: its kind-9 follow bones (tail = source,

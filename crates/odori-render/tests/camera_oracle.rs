@@ -11,12 +11,16 @@ use odori_render::CameraMotion;
 
 #[test]
 fn wavefile_camera_matches_babylon_mmd() {
-    let (Some(vmd), Some(oracle)) = (
+    let (Some(vmd), Some(oracle), Some(family)) = (
         odori_testkit::shared("assets/wavefile/wavefile_camera.vmd"),
         odori_testkit::shared("oracle-ref/wavefile_camera__js.json"),
+        odori_testkit::oracle_files(odori_testkit::OracleFamily::Camera),
     ) else {
         return;
     };
+    // The one camera dump in oracle-ref is this one: any other would go uncompared.
+    let compared = std::collections::HashSet::from(["wavefile_camera__js.json".to_string()]);
+    odori_testkit::assert_all_compared("camera dumps", &family, &compared);
     let vmd = Vmd::read(vmd).unwrap();
     let cam = CameraMotion::from_keys(&vmd.cameras).unwrap();
     let json: serde_json::Value =

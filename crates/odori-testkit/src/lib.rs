@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "golden")]
+pub mod golden;
+
 /// Environment variable that makes a missing shared folder a test failure.
 pub const REQUIRE_VAR: &str = "ODORI_REQUIRE_SHARED";
 
@@ -60,4 +63,79 @@ pub fn shared_files(rel: &str, exts: &[&str]) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// The kinds of file in the shared folder's `oracle-ref` (see its README), each compared by
+/// one family of tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OracleFamily {
+    /// `{model}__{motion}__{peer}.json`, physics off: bone world matrices
+    /// (odori-pose `oracle`, and `leg_ik` for those of a VMD motion).
+    Pose,
+    /// `{model}__{motion}__physics_{peer}.json`: bone world matrices with physics on
+    /// (odori-physics `peers`).
+    Physics,
+    /// `{camera}__{peer}.json`: a VMD camera sampled every frame (odori-render `camera_oracle`).
+    Camera,
+    /// `{model}.ikset.json`: the bones each model's IK solvers move (read by the pose tests).
+    IkSet,
+}
+
+/// The family of `oracle-ref` file `name`, or `None` for a `.json` no family covers.
+pub fn oracle_family(name: &str) -> Option<OracleFamily> {
+    let stem = name.strip_suffix(".json")?;
+    if stem.ends_with(".ikset") {
+        return Some(OracleFamily::IkSet);
+    }
+    match stem.split("__").collect::<Vec<_>>()[..] {
+        [_, _, peer] if peer.starts_with("physics_") => Some(OracleFamily::Physics),
+        [_, _, _] => Some(OracleFamily::Pose),
+        [camera, _] if camera.ends_with("camera") => Some(OracleFamily::Camera),
+        _ => None,
+    }
+}
+
+/// Every `.json` file of `family` in `../shared/oracle-ref`, sorted (`None`, after the skip
+/// notice, without the folder). Panics, listing them, when the folder holds `.json` files no
+/// family covers: a dump nobody compares is a failure, not a silent gap.
+pub fn oracle_files(family: OracleFamily) -> Option<Vec<PathBuf>> {
+    let root = shared("oracle-ref")?;
+    let mut files = Vec::new();
+    let mut unclaimed = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        match oracle_family(&name) {
+            Some(f) if f == family => files.push(entry.path()),
+            Some(_) => {}
+            None => unclaimed.push(name),
+        }
+    }
+    assert!(
+        unclaimed.is_empty(),
+        "oracle-ref files no test family compares: {unclaimed:?}"
+    );
+    assert!(!files.is_empty(), "oracle-ref holds no {family:?} files");
+    files.sort();
+    Some(files)
+}
+
+/// Fails listing the files of `expected` that are not in `compared` (file names): every dump
+/// of a family must be compared by some case of the tests that cover it.
+pub fn assert_all_compared(
+    family: &str,
+    expected: &[PathBuf],
+    compared: &std::collections::HashSet<String>,
+) {
+    let missed: Vec<String> = expected
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|n| !compared.contains(n))
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "{family}: oracle-ref dumps nobody compares: {missed:?}"
+    );
 }

@@ -1,74 +1,42 @@
-//! Golden-image comparison shared by the render tests.
-//!
-//! Tolerance (software rasterisers differ in the last bits of blending and MSAA coverage,
-//! lavapipe vs llvmpipe, Mesa versions): a pixel *differs* when any channel is off by more
-//! than [`CHANNEL_TOLERANCE`]; an image passes when at most [`MAX_DIFFERING`] of its pixels
-//! differ and the mean absolute channel difference is at most [`MAX_MEAN`]. `ODORI_BLESS=1`
-//! rewrites the golden files instead of comparing.
+//! Golden-image comparison shared by the render tests: `odori_testkit::golden` (the rule and
+//! its limits are documented there) over the goldens in `tests/golden/`.
 
 #![allow(dead_code)]
 
 use image::RgbaImage;
+use odori_testkit::golden::{LIMITS, Limits};
 use std::path::PathBuf;
 
-pub const CHANNEL_TOLERANCE: u8 = 24;
-pub const MAX_DIFFERING: f64 = 0.01;
-pub const MAX_MEAN: f64 = 1.5;
+/// Goldens today's renders have moved from since they were blessed (at 093434d), held to
+/// their measured figures (lavapipe / llvmpipe) with a little room rather than re-blessed.
+/// miku_v2_0900: 99 / 102 of 9,746 covered pixels (1.02 % / 1.05 %), mean 0.70 / 0.71, along
+/// the twin tails' tips and the legs, both moved by IK solvers (most likely 271448c, PMD models
+/// solving IK with babylon-mmd's two rules); dropping the specular term gives 2.21 %, mean 2.13.
+const MOVED: &[(&str, Limits)] = &[(
+    "miku_v2_0900",
+    Limits {
+        pixels: 8,
+        share: 0.011,
+        mean: 0.8,
+    },
+)];
 
-pub fn golden_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(format!("{name}.png"))
+pub fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// Compare `img` with golden `name` (or write it under `ODORI_BLESS=1`). On failure the
-/// actual image and a difference map are written next to the test binary's temp dir.
+/// Compare `img` with golden `name` (or write it under `ODORI_BLESS=1`); on failure the render
+/// and a difference map are written to the test binary's temp dir.
 pub fn check(name: &str, img: &RgbaImage) {
-    let path = golden_path(name);
-    if std::env::var("ODORI_BLESS").is_ok_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        img.save(&path).unwrap();
-        eprintln!("blessed {}", path.display());
-        return;
-    }
-    let golden = image::open(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with ODORI_BLESS=1 to create)", path.display()))
-        .to_rgba8();
-    assert_eq!(
-        golden.dimensions(),
-        img.dimensions(),
-        "{name}: size differs"
+    let limits = MOVED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(LIMITS, |(_, l)| *l);
+    odori_testkit::golden::check(
+        &golden_dir(),
+        name,
+        img,
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
+        limits,
     );
-    let mut differing = 0usize;
-    let mut total = 0u64;
-    let mut diff = RgbaImage::new(img.width(), img.height());
-    for ((a, b), d) in img.pixels().zip(golden.pixels()).zip(diff.pixels_mut()) {
-        let m = (0..4).map(|c| a.0[c].abs_diff(b.0[c])).max().unwrap();
-        total += (0..3).map(|c| a.0[c].abs_diff(b.0[c]) as u64).sum::<u64>();
-        if m > CHANNEL_TOLERANCE {
-            differing += 1;
-            *d = image::Rgba([255, 0, 0, 255]);
-        } else {
-            *d = image::Rgba([m * 8, m * 8, m * 8, 255]);
-        }
-    }
-    let n = (img.width() * img.height()) as f64;
-    let frac = differing as f64 / n;
-    let mean = total as f64 / (n * 3.0);
-    eprintln!(
-        "{name}: {differing} pixels differ ({:.3}%), mean diff {mean:.3}",
-        frac * 100.0
-    );
-    if frac > MAX_DIFFERING || mean > MAX_MEAN {
-        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-        let _ = img.save(out.join(format!("{name}.actual.png")));
-        let _ = diff.save(out.join(format!("{name}.diff.png")));
-        panic!(
-            "{name}: {:.3}% of pixels differ by more than {CHANNEL_TOLERANCE} (max {:.1}%), \
-             mean diff {mean:.3} (max {MAX_MEAN}); actual and diff written to {}",
-            frac * 100.0,
-            MAX_DIFFERING * 100.0,
-            out.display()
-        );
-    }
 }

@@ -24,10 +24,21 @@ use std::arch::x86_64::*;
 /// The machine must support AVX.
 #[target_feature(enable = "avx")]
 pub(super) unsafe fn run_pair(a: &mut PathSolve, b: &mut PathSolve) {
+    #[cfg(feature = "counters")]
+    let mut rounds = 0;
     loop {
         match (a.next(), b.next()) {
-            (None, None) => return,
-            (Some(la), Some(lb)) if la == lb && round(a, b, la) => {}
+            (None, None) => {
+                #[cfg(feature = "counters")]
+                crate::counters::add_twin_rounds(rounds);
+                return;
+            }
+            (Some(la), Some(lb)) if la == lb && round(a, b, la) => {
+                #[cfg(feature = "counters")]
+                {
+                    rounds += 1;
+                }
+            }
             (la, lb) => {
                 if let Some(l) = la {
                     a.step(l);

@@ -331,6 +331,8 @@ fn visit(
     };
     if vector != 0 {
         refresh(state, k, s.chain.len(), turned, mask_of(vector));
+        #[cfg(feature = "counters")]
+        crate::counters::add_wide_visit(vector);
     }
     stepping & !vector
 }
