@@ -29,7 +29,7 @@ fn gene_light_frame(c: &mut Criterion) {
     let model = Model::from_pmx(&pmx).expect("Gene_light.pmx compiles");
     let motion = Motion::from_vmd(&model, &Vmd::read(vmd_path).expect("wavefile_v2.vmd"));
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, GENE_FRAME);
+    inst.evaluate(&model, &motion, GENE_FRAME).unwrap();
     let mesh = Mesh::from_pmx(&pmx);
     let active = inst
         .effective_morph_weights

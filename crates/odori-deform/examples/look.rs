@@ -37,7 +37,7 @@ fn main() {
         None => Motion::empty(&model),
     };
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, frame);
+    inst.evaluate(&model, &motion, frame).unwrap();
     let mut out = Deformed::new(&mesh);
     deform(
         &mesh,

@@ -50,7 +50,7 @@ fn frames(asset: &Asset, vmd: &Vmd) -> Vec<(f32, Vec<glam::Affine3A>, Vec<f32>)>
     FRAMES
         .iter()
         .map(|&f| {
-            inst.evaluate(&asset.model, &motion, f);
+            inst.evaluate(&asset.model, &motion, f).unwrap();
             (
                 f,
                 inst.skinning.clone(),
@@ -116,7 +116,7 @@ fn check_rest(asset: Asset) {
     let motion = Motion::empty(&asset.model);
     let mut inst = Instance::new(&asset.model, &motion);
     inst.options.ik = false;
-    inst.evaluate(&asset.model, &motion, 0.0);
+    inst.evaluate(&asset.model, &motion, 0.0).unwrap();
     deform(
         &asset.mesh,
         &inst.skinning,

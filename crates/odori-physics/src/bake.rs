@@ -10,7 +10,7 @@ use glam::{Affine3A, Quat};
 use odori_format::sjis::SjisName;
 use odori_format::vmd::{Bezier, BoneCurves, BoneKey, Vmd};
 use odori_pose::model::NONE;
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, PoseError};
 
 /// What [`bake`] produced.
 #[derive(Debug, Clone)]
@@ -26,7 +26,15 @@ pub struct Baked {
 /// Simulate `motion` (bound from `original`) from frame 0 through its last key at 30 fps and
 /// return `original` with a key per frame for every bone that a simulated body drives.
 /// `world` is reset at frame 0 whatever it did before.
-pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: &Vmd) -> Baked {
+///
+/// # Errors
+/// [`PoseError::WrongMotion`] when `motion` was not bound to `model`.
+pub fn bake(
+    model: &Model,
+    motion: &Motion,
+    world: &mut PhysicsWorld,
+    original: &Vmd,
+) -> Result<Baked, PoseError> {
     let bones = world.driven_bones();
     let last_frame = motion.end_frame.max(0.0).ceil() as u32;
     let name = |b: u32| {
@@ -59,7 +67,7 @@ pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: 
     let mut current = previous.clone();
     world.invalidate();
     for frame in 0..=last_frame {
-        world.evaluate(model, motion, &mut inst, frame as f32);
+        world.evaluate(model, motion, &mut inst, frame as f32)?;
         current.clear();
         current.extend(inst.world_transforms());
         for (&b, n) in bones.iter().zip(&names) {
@@ -82,11 +90,11 @@ pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: 
     }
     let mut vmd = original.clone();
     vmd.bones = keys;
-    Baked {
+    Ok(Baked {
         vmd,
         bones,
         last_frame,
-    }
+    })
 }
 
 /// World matrix `world` of bone `b` as a VMD key: rotation and translation (from its rest

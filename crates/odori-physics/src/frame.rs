@@ -1,7 +1,7 @@
 //! One call per displayed frame: pose, physics, after-physics pose, with seeks detected.
 
 use crate::PhysicsWorld;
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, PoseError};
 
 /// MMD's animation rate: VMD frames per second.
 pub const FPS: f32 = 30.0;
@@ -15,8 +15,18 @@ impl PhysicsWorld {
     /// [`crate::PhysicsConfig::max_frame_gap`] frames resets the world to the pose instead,
     /// and settles it ([`crate::PhysicsConfig::start_settle_steps`] at frame 0,
     /// [`crate::PhysicsConfig::seek_settle_steps`] elsewhere).
-    pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
-        inst.before_physics(model, motion, frame);
+    ///
+    /// # Errors
+    /// As [`Instance::evaluate`]: `inst` was not sized for `model` and `motion` (nothing is
+    /// evaluated or stepped).
+    pub fn evaluate(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        inst: &mut Instance,
+        frame: f32,
+    ) -> Result<(), PoseError> {
+        inst.before_physics(model, motion, frame)?;
         match self.last_frame {
             Some(last) if frame >= last && frame - last <= self.config().max_frame_gap => {
                 self.step(model, inst, (frame - last) / FPS);
@@ -34,6 +44,7 @@ impl PhysicsWorld {
         }
         self.last_frame = Some(frame);
         inst.after_physics(model);
+        Ok(())
     }
 
     /// Forget the previous frame: the next [`PhysicsWorld::evaluate`] resets the world.

@@ -18,7 +18,7 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
     let Some(mut world) = common::world(rig, model) else {
         return;
     };
-    let baked = bake(model, &motion, &mut world, original);
+    let baked = bake(model, &motion, &mut world, original).unwrap();
     assert!(!baked.bones.is_empty(), "{name}: nothing baked");
     let bytes = vmd::write(&baked.vmd).unwrap();
     let reread = vmd::parse(&bytes).unwrap();
@@ -36,9 +36,11 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
     let mut replay_phys = Instance::new(model, &baked_motion);
     let mut worst = (0.0f32, 0u32, 0usize);
     for f in 0..=baked.last_frame {
-        world.evaluate(model, &motion, &mut sim, f as f32);
-        replay.evaluate(model, &baked_motion, f as f32);
-        world2.evaluate(model, &baked_motion, &mut replay_phys, f as f32);
+        world.evaluate(model, &motion, &mut sim, f as f32).unwrap();
+        replay.evaluate(model, &baked_motion, f as f32).unwrap();
+        world2
+            .evaluate(model, &baked_motion, &mut replay_phys, f as f32)
+            .unwrap();
         for b in 0..model.bone_count() {
             let d = (sim.world_position[b] - replay.world_position[b]).length();
             let r = (sim.world(b).matrix3 - replay.world(b).matrix3)

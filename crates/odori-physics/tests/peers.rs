@@ -95,7 +95,7 @@ fn compare(model: &Model, motion: &Motion, rig: &PhysicsModel, peers: &[&Dump]) 
         early_worst: (0.0, 0, String::new()),
     };
     for f in 0..=600u32 {
-        world.evaluate(model, motion, &mut inst, f as f32);
+        world.evaluate(model, motion, &mut inst, f as f32).unwrap();
         let frames: Option<Vec<_>> = peers.iter().map(|p| p.frames.get(&f)).collect();
         let Some(frames) = frames else { continue };
         for &(bone, name) in &bones {

@@ -49,7 +49,7 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
         joint_gaps: Vec::new(),
     };
     for f in 0..frames {
-        world.evaluate(model, motion, &mut inst, f as f32);
+        world.evaluate(model, motion, &mut inst, f as f32).unwrap();
         let bodies = world.body_transforms();
         for (body, now) in rig.bodies.iter().zip(&bodies) {
             let (Some(bone), Some(now)) = (body.bone, now) else {
@@ -105,7 +105,7 @@ fn movement(model: &Model, motion: &Motion, run: &Run, bone: usize) -> f32 {
     let mut inst = Instance::new(model, motion);
     let mut max: f32 = 0.0;
     for (f, world) in run.frames.iter().enumerate() {
-        inst.evaluate(model, motion, f as f32);
+        inst.evaluate(model, motion, f as f32).unwrap();
         let d = world[bone].transform_vector3a(tip) - inst.world(bone).transform_vector3a(tip);
         max = max.max((d + world[bone].translation - inst.world_position[bone]).length());
     }

@@ -31,7 +31,7 @@ fn evaluate(c: &mut Criterion) {
     g.bench_function(format!("playback_{frames}_frames"), |b| {
         b.iter(|| {
             for f in 0..frames {
-                inst.evaluate(&model, &motion, f as f32);
+                inst.evaluate(&model, &motion, f as f32).unwrap();
             }
             black_box(&inst.skinning);
         })
@@ -48,7 +48,7 @@ fn evaluate(c: &mut Criterion) {
                     for (j, f) in at.iter_mut().enumerate().take(chunk.len()) {
                         *f = (((c * GROUP + j) * 37 + tick) % frames) as f32;
                     }
-                    evaluate_group(&model, &motion, chunk, &at[..chunk.len()]);
+                    evaluate_group(&model, &motion, chunk, &at[..chunk.len()]).unwrap();
                 });
         })
     });
@@ -56,7 +56,8 @@ fn evaluate(c: &mut Criterion) {
         b.iter(|| {
             tick += 1;
             pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
-                inst.evaluate(&model, &motion, ((i * 37 + tick) % frames) as f32);
+                inst.evaluate(&model, &motion, ((i * 37 + tick) % frames) as f32)
+                    .unwrap();
             });
         })
     });

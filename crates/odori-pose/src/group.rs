@@ -9,6 +9,7 @@
 //! leg's lanes (and the next eight instances') in the same loop to fill the processor while
 //! one chain of operations waits on the last.
 
+use crate::PoseError;
 use crate::instance::Instance;
 use crate::model::{Model, Step};
 use crate::motion::Motion;
@@ -37,10 +38,20 @@ pub fn solves_side_by_side(model: &Model, si: usize) -> bool {
 /// Evaluate `instances[i]` at frame `frames[i]` (no physics), with the same results to the
 /// bit as [`Instance::evaluate`] on each in turn.
 ///
+/// # Errors
+/// As [`Instance::evaluate`], when some instance was not sized for `model` and `motion`;
+/// then no instance is changed.
+///
 /// # Panics
 /// When `frames` and `instances` differ in length or hold more than [`GROUP`].
-pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance], frames: &[f32]) {
+pub fn evaluate_group(
+    model: &Model,
+    motion: &Motion,
+    instances: &mut [Instance],
+    frames: &[f32],
+) -> Result<(), PoseError> {
     assert!(instances.len() == frames.len() && instances.len() <= GROUP);
+    Instance::check_all(instances, model, motion)?;
     for (inst, &frame) in instances.iter_mut().zip(frames) {
         inst.sample(model, motion, frame);
         morph::apply(model, inst);
@@ -56,6 +67,7 @@ pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance]
     for inst in instances.iter_mut() {
         inst.record_late_effectors(model);
     }
+    Ok(())
 }
 
 /// One step of the passes for every instance: world pass, solvers, grants given back.

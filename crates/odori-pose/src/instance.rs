@@ -6,7 +6,7 @@
 use crate::material::MaterialState;
 use crate::model::{Model, NONE};
 use crate::motion::Motion;
-use crate::{fk, ik, morph, sample};
+use crate::{PoseError, fk, ik, morph, sample};
 use glam::{Affine3A, Mat3A, Mat4, Quat, Vec3A};
 
 /// Switches for one evaluation.
@@ -22,7 +22,8 @@ impl Default for Options {
     }
 }
 
-/// The pose of one model instance.
+/// The pose of one model instance: every buffer an evaluation writes, sized for one model
+/// and one motion ([`Instance::new`]), which it refuses to mix with any other.
 #[derive(Debug, Clone)]
 pub struct Instance {
     pub options: Options,
@@ -94,10 +95,15 @@ pub struct Instance {
     pub physics_off: Vec<bool>,
     pub(crate) bone_cursors: Vec<u32>,
     pub(crate) morph_cursors: Vec<u32>,
+    /// Identity of the model this instance was sized for.
+    model: u64,
+    /// Identity of the motion its track cursors were sized for.
+    motion: u64,
 }
 
 impl Instance {
-    /// Buffers for `model`, with `motion`'s track cursors; posed at rest.
+    /// Buffers for `model`, with `motion`'s track cursors; posed at rest. The instance
+    /// evaluates this model and motion (or their clones) only: see [`Instance::evaluate`].
     pub fn new(model: &Model, motion: &Motion) -> Instance {
         let n = model.bone_count();
         let side_by_side = model.side_by_side_sizes();
@@ -136,22 +142,95 @@ impl Instance {
             physics_off: vec![false; n],
             bone_cursors: vec![0; motion.bone_tracks.len()],
             morph_cursors: vec![0; motion.morph_tracks.len()],
+            model: model.id,
+            motion: motion.id,
         }
     }
 
+    /// Size the instance for `motion` (of `model`): the motion plays from here on, from its
+    /// first key. With the same model the pose buffers stay (IK rotations carried between
+    /// evaluations included) and only the track cursors and the motion's per-bone physics
+    /// switches start afresh; with another model it is [`Instance::new`]'s, options kept.
+    /// Allocates when the motion has more tracks than the last, or the model is another.
+    pub fn rebind(&mut self, model: &Model, motion: &Motion) {
+        if model.id != self.model {
+            let options = self.options;
+            *self = Instance::new(model, motion);
+            self.options = options;
+            return;
+        }
+        self.bone_cursors.clear();
+        self.bone_cursors.resize(motion.bone_tracks.len(), 0);
+        self.morph_cursors.clear();
+        self.morph_cursors.resize(motion.morph_tracks.len(), 0);
+        self.physics_off.fill(false);
+        self.motion = motion.id;
+    }
+
+    /// `Ok` when this instance was sized for `model` and `motion`, and `motion` was bound to
+    /// `model`.
+    #[inline]
+    fn check(&self, model: &Model, motion: &Motion) -> Result<(), PoseError> {
+        if model.id != self.model {
+            return Err(PoseError::WrongModel {
+                expected: self.model,
+                found: model.id,
+            });
+        }
+        if motion.id != self.motion || motion.model != self.model {
+            return Err(PoseError::WrongMotion {
+                expected: self.motion,
+                model: self.model,
+                found: motion.id,
+                found_model: motion.model,
+            });
+        }
+        Ok(())
+    }
+
+    /// `Ok` for a group of instances that [`Instance::check`] accepts each.
+    #[inline]
+    pub(crate) fn check_all(
+        instances: &[Instance],
+        model: &Model,
+        motion: &Motion,
+    ) -> Result<(), PoseError> {
+        instances.iter().try_for_each(|i| i.check(model, motion))
+    }
+
     /// Evaluate frame `frame` fully (no physics): both passes and skinning matrices.
-    pub fn evaluate(&mut self, model: &Model, motion: &Motion, frame: f32) {
-        self.before_physics(model, motion, frame);
+    ///
+    /// # Errors
+    /// [`PoseError::WrongModel`] or [`PoseError::WrongMotion`] when this instance was not
+    /// sized for `model` and `motion` (see [`Instance::rebind`]); the instance is unchanged.
+    pub fn evaluate(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        frame: f32,
+    ) -> Result<(), PoseError> {
+        self.before_physics(model, motion, frame)?;
         self.after_physics(model);
+        Ok(())
     }
 
     /// Sample, apply morphs, and run the before-physics pass. Physics steps between this and
     /// [`Instance::after_physics`], reading world transforms and writing those of simulated bones
     /// ([`Instance::world`], [`Instance::set_world`]).
-    pub fn before_physics(&mut self, model: &Model, motion: &Motion, frame: f32) {
+    ///
+    /// # Errors
+    /// As [`Instance::evaluate`].
+    pub fn before_physics(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        frame: f32,
+    ) -> Result<(), PoseError> {
+        self.check(model, motion)?;
         self.sample(model, motion, frame);
         morph::apply(model, self);
         self.before_physics_pass(model);
+        Ok(())
     }
 
     /// The before-physics pass alone (FK, append and IK, layer by layer) on the already

@@ -2,7 +2,9 @@
 //!
 //! The shape follows ozz-animation: a [`Model`] (compiled once from a file, immutable) and a
 //! [`Motion`] (VMD/VPD tracks bound to one model, immutable) are shared by any number of
-//! [`Instance`]s, which own every per-frame buffer. Evaluating a frame allocates nothing.
+//! [`Instance`]s, which own every per-frame buffer. Evaluating a frame allocates nothing. An
+//! instance is sized for one model and motion and refuses any other with
+//! [`PoseError::WrongModel`] or [`PoseError::WrongMotion`] ([`Instance::rebind`] re-sizes it).
 //!
 //! One frame, as `mmd-semantics.md` §3 lays out: sample keyframes ([`sample`]), apply morphs
 //! ([`morph`]), run the before-physics pass (forward kinematics with append transforms, then
@@ -19,6 +21,7 @@ pub mod bezier;
 mod error;
 pub mod fk;
 pub mod group;
+mod identity;
 pub mod ik;
 pub mod instance;
 pub mod material;

@@ -33,10 +33,10 @@ fn assert_groups_change_nothing(
             let frames: Vec<f32> = (0..chunk.len())
                 .map(|j| frame(c * GROUP + j, tick))
                 .collect();
-            evaluate_group(model, motion, chunk, &frames);
+            evaluate_group(model, motion, chunk, &frames).unwrap();
         }
         for (i, inst) in alone.iter_mut().enumerate() {
-            inst.evaluate(model, motion, frame(i, tick));
+            inst.evaluate(model, motion, frame(i, tick)).unwrap();
         }
         for (i, (g, a)) in grouped.iter().zip(&alone).enumerate() {
             let at = format!("of instance {i} at frame {} (tick {tick})", frame(i, tick));

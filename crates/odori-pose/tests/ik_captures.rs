@@ -21,7 +21,7 @@ fn run_case(dir: &Path, case: &str) -> Result<f32, String> {
     let motion = Motion::from_vmd(&model, &vmd);
     let mut inst = Instance::new(&model, &motion);
     for _ in 0..exp["evaluations"].as_u64().unwrap_or(1) {
-        inst.evaluate(&model, &motion, 0.0);
+        inst.evaluate(&model, &motion, 0.0).unwrap();
     }
     let tol = exp["tolerance"].as_f64().unwrap() as f32;
     let bone = |name: &str| {

@@ -157,7 +157,7 @@ fn leg_ik_against_peers() {
         // Knees inside their limits on every frame, in playback order.
         let mut worst_knee = 0f32;
         for f in 0..=motion.end_frame as u32 {
-            inst.evaluate(&model, &motion, f as f32);
+            inst.evaluate(&model, &motion, f as f32).unwrap();
             for &(b, lo, hi) in &knee_list {
                 // q and −q are one rotation: take the one with w ≥ 0, whose angle is ≤ π.
                 let q: Quat = inst.local_rotation[b];
@@ -203,7 +203,7 @@ fn leg_ik_against_peers() {
             })
             .collect();
         for &f in &frames {
-            inst.evaluate(&model, &motion, f as f32);
+            inst.evaluate(&model, &motion, f as f32).unwrap();
             for b in 0..model.bone_count() {
                 let name = model.bone_names[b].as_str();
                 if !ikset.contains(name)

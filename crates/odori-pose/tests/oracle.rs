@@ -103,7 +103,7 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
         .collect();
     let mut rows = Vec::new();
     for (frame, world) in &dump.frames {
-        inst.evaluate(&model, &motion, *frame);
+        inst.evaluate(&model, &motion, *frame).unwrap();
         for (i, name) in dump.names.iter().enumerate() {
             if dump.skip.contains(name) {
                 continue;
@@ -221,7 +221,7 @@ fn pmd_follow_bones_match_the_pmx_append_bones_they_were_converted_from() {
     let mut inst = Instance::new(&model, &motion);
     let (mut worst, mut n) = (0f32, 0);
     for (frame, world) in dump.frames.iter().step_by(3) {
-        inst.evaluate(&model, &motion, *frame);
+        inst.evaluate(&model, &motion, *frame).unwrap();
         for (i, name) in dump.names.iter().enumerate() {
             if !follow.contains(name) || ikset.contains(name) {
                 continue;

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 fn check(model: &Model, ikset: &HashSet<String>) -> (usize, f32) {
     let motion = Motion::empty(model);
     let mut inst = Instance::new(model, &motion);
-    inst.evaluate(model, &motion, 0.0);
+    inst.evaluate(model, &motion, 0.0).unwrap();
     let (mut n, mut worst) = (0, 0f32);
     for b in 0..model.bone_count() {
         if ikset.contains(&model.bone_names[b]) {

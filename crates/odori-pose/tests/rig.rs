@@ -56,12 +56,12 @@ fn evaluation_allocates_nothing() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     let n = allocations_during(|| {
         for f in 0..240 {
-            inst.evaluate(&model, &motion, f as f32 * 0.25);
+            inst.evaluate(&model, &motion, f as f32 * 0.25).unwrap();
         }
-        inst.evaluate(&model, &motion, 3.0); // a seek backwards
+        inst.evaluate(&model, &motion, 3.0).unwrap(); // a seek backwards
     });
     assert_eq!(n, 0, "{n} allocations while evaluating frames");
 }
@@ -77,10 +77,10 @@ fn real_model_evaluation_allocates_nothing() {
     let model = Model::from_pmx(&odori_format::Pmx::read(p).unwrap()).unwrap();
     let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(v).unwrap());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     let n = allocations_during(|| {
         for f in 0..2810 {
-            inst.evaluate(&model, &motion, f as f32);
+            inst.evaluate(&model, &motion, f as f32).unwrap();
         }
     });
     assert_eq!(n, 0, "{n} allocations over 2,810 frames");
@@ -94,15 +94,105 @@ fn group_evaluation_allocates_nothing() {
         .map(|_| Instance::new(&model, &motion))
         .collect();
     let frames: Vec<f32> = (0..group.len()).map(|i| i as f32 * 3.5).collect();
-    odori_pose::evaluate_group(&model, &motion, &mut group, &frames);
+    odori_pose::evaluate_group(&model, &motion, &mut group, &frames).unwrap();
     let n = allocations_during(|| {
         for tick in 0..60 {
             let at: [f32; odori_pose::GROUP] =
                 std::array::from_fn(|i| (i as f32 * 3.5 + tick as f32 * 0.5) % 60.0);
-            odori_pose::evaluate_group(&model, &motion, &mut group, &at);
+            odori_pose::evaluate_group(&model, &motion, &mut group, &at).unwrap();
         }
     });
     assert_eq!(n, 0, "{n} allocations while evaluating groups");
+}
+
+/// Every world and skinning matrix of `inst`, as bits.
+fn pose_bits(inst: &Instance) -> Vec<u32> {
+    inst.world_transforms()
+        .chain(inst.skinning().iter().copied())
+        .flat_map(|a| a.to_cols_array())
+        .map(f32::to_bits)
+        .collect()
+}
+
+/// An instance plays the motion it was sized for and no other: another motion of its model,
+/// a motion of another model, or another model are refused with an error (and the instance
+/// is left as it was) until it is re-sized for them.
+#[test]
+fn instance_refuses_a_motion_or_model_it_was_not_sized_for() {
+    use odori_pose::PoseError;
+    let pmx = common::rig();
+    let model = Model::from_pmx(&pmx).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 30.0).unwrap();
+    let before = pose_bits(&inst);
+
+    // Another motion of the same model (here with fewer tracks than the instance's cursors).
+    let other = Motion::empty(&model);
+    let err = inst.evaluate(&model, &other, 30.0).unwrap_err();
+    assert!(matches!(err, PoseError::WrongMotion { .. }), "{err}");
+    assert!(err.to_string().contains("Instance::rebind"), "{err}");
+    assert!(matches!(
+        inst.before_physics(&model, &other, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    assert!(matches!(
+        odori_pose::evaluate_group(&model, &other, std::slice::from_mut(&mut inst), &[30.0]),
+        Err(PoseError::WrongMotion { .. })
+    ));
+
+    // The same file compiled again is another model; its motions are another model's.
+    let twin = Model::from_pmx(&pmx).unwrap();
+    let twin_motion = Motion::from_vmd(&twin, &common::dance());
+    assert!(matches!(
+        inst.evaluate(&twin, &twin_motion, 30.0),
+        Err(PoseError::WrongModel { .. })
+    ));
+    assert!(matches!(
+        inst.evaluate(&twin, &motion, 30.0),
+        Err(PoseError::WrongModel { .. })
+    ));
+    assert!(matches!(
+        inst.evaluate(&model, &twin_motion, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    // An instance made from a model and a motion bound to another model plays neither.
+    let mut mixed = Instance::new(&model, &twin_motion);
+    assert!(matches!(
+        mixed.evaluate(&model, &twin_motion, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    assert_eq!(
+        pose_bits(&inst),
+        before,
+        "a refused evaluation changed the pose"
+    );
+
+    // Clones are the same model and motion.
+    inst.evaluate(&model.clone(), &motion.clone(), 30.0)
+        .unwrap();
+    assert_eq!(pose_bits(&inst), before);
+
+    // Re-sized for the other motion, it plays that one (as a new instance would) and refuses
+    // the first.
+    inst.rebind(&model, &other);
+    inst.evaluate(&model, &other, 30.0).unwrap();
+    let mut fresh = Instance::new(&model, &other);
+    fresh.evaluate(&model, &other, 30.0).unwrap();
+    assert_eq!(pose_bits(&inst), pose_bits(&fresh));
+    assert!(matches!(
+        inst.evaluate(&model, &motion, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    // And for another model, options kept.
+    inst.options.ik = false;
+    inst.rebind(&twin, &twin_motion);
+    assert!(!inst.options.ik);
+    inst.evaluate(&twin, &twin_motion, 30.0).unwrap();
+    assert!(matches!(
+        inst.evaluate(&model, &other, 30.0),
+        Err(PoseError::WrongModel { .. })
+    ));
 }
 
 #[test]
@@ -110,7 +200,7 @@ fn rest_pose_without_motion_keeps_bones_at_rest() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::empty(&model);
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     for b in 0..model.bone_count() {
         let w = inst.world(b);
         assert!(
@@ -129,7 +219,7 @@ fn append_twist_takes_half_the_arm_rotation() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 40.0);
+    inst.evaluate(&model, &motion, 40.0).unwrap();
     let arm = inst.pose_rotation[10];
     let twist_local = inst.local_rotation[common::TWIST];
     let half = Quat::IDENTITY.slerp(arm, 0.5);
@@ -141,7 +231,7 @@ fn group_morph_drives_bone_morph_at_its_ratio() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 20.0);
+    inst.evaluate(&model, &motion, 20.0).unwrap();
     assert!((inst.morph_weights[1] - 1.0).abs() < 1e-6);
     assert!((inst.effective_morph_weights[0] - 0.5).abs() < 1e-6);
 }
@@ -163,7 +253,7 @@ fn bone_morph_pose_lasts_only_while_its_weight_does() {
         local.angle_between(Quat::IDENTITY)
     };
     for frame in [20.0, 60.0, 20.0, 0.0, 35.0, 60.0] {
-        inst.evaluate(&model, &motion, frame);
+        inst.evaluate(&model, &motion, frame).unwrap();
         // The group's weight rises to 1 at frame 20 and falls to 0 at frame 50, and passes
         // half of it to the bone morph, which turns the arm by 30° at full weight.
         let weight = inst.effective_morph_weights[0];
@@ -195,7 +285,7 @@ fn set_pose_moves_an_untracked_bone() {
     inst.before_physics_pass(&model);
     inst.after_physics(&model);
     assert!(close(Quat::from_mat3a(&inst.world(arm).matrix3), q));
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     assert!(close(
         Quat::from_mat3a(&inst.world(arm).matrix3),
         Quat::IDENTITY
@@ -242,7 +332,7 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
     for f in 0..=60 {
-        inst.evaluate(&model, &motion, f as f32);
+        inst.evaluate(&model, &motion, f as f32).unwrap();
         let q = inst.local_rotation[common::KNEE];
         let (axis, angle) = if q.w < 0.0 { -q } else { q }.to_axis_angle();
         let x_angle = axis.x * angle;
@@ -255,7 +345,7 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
             "knee off-axis at {f}"
         );
     }
-    inst.evaluate(&model, &motion, 30.0);
+    inst.evaluate(&model, &motion, 30.0).unwrap();
     let goal = inst.world_position[common::LEG_IK];
     let ankle = inst.world_position[common::ANKLE];
     assert!(goal.distance(ankle) < 0.05, "ankle {ankle} goal {goal}");
@@ -267,7 +357,7 @@ fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Inst
     model.ik_rules = rules;
     let motion = Motion::from_vmd(&model, &common::motion_of(keys));
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     inst
 }
 

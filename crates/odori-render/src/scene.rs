@@ -134,7 +134,8 @@ impl Scene {
         out: &mut Posed,
         cpu_deform: bool,
     ) {
-        inst.evaluate(&self.model, &self.motion, frame);
+        inst.evaluate(&self.model, &self.motion, frame)
+            .expect("an instance from Scene::instance");
         self.fill(inst, frame, out, cpu_deform);
     }
 

@@ -177,6 +177,9 @@ impl IkRules {
 /// The compiled model. Bone arrays are indexed by file bone index.
 #[derive(Debug, Clone)]
 pub struct Model {
+    /// Identity (unique in the process; a clone keeps it), which bound motions and sized
+    /// instances remember.
+    pub(crate) id: u64,
     pub name: String,
     pub source: SourceFormat,
     /// The IK rules this model is solved with (by format; may be changed before evaluating).
@@ -285,6 +288,7 @@ impl Model {
             is_ik_link[l.bone as usize] = true;
         }
         let mut model = Model {
+            id: crate::identity::next(),
             name: parts.name,
             source: parts.source,
             ik_rules: IkRules::for_source(parts.source),

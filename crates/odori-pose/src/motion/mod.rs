@@ -57,9 +57,14 @@ pub struct PropertyKeys {
     pub ik_enabled: Vec<bool>,
 }
 
-/// A motion bound to a model.
+/// A motion bound to a model. An [`crate::Instance`] sized for it ([`crate::Instance::new`])
+/// plays it and no other.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Motion {
+    /// Identity (unique in the process; a clone keeps it).
+    pub(crate) id: u64,
+    /// Identity of the model it was bound to.
+    pub(crate) model: u64,
     pub bone_tracks: Vec<BoneTrack>,
     pub bone_keys: BoneKeys,
     pub morph_tracks: Vec<MorphTrack>,
@@ -76,6 +81,8 @@ impl Motion {
     /// A motion with no keys: every bone at rest, every IK on.
     pub fn empty(model: &crate::Model) -> Motion {
         Motion {
+            id: crate::identity::next(),
+            model: model.id,
             bone_tracks: Vec::new(),
             bone_keys: BoneKeys::default(),
             morph_tracks: Vec::new(),

@@ -16,7 +16,7 @@ pub fn run(model_path: &Path, motion_path: &Path, output: &Path) -> Result<()> {
     let label = model_path.display().to_string();
     let mut world = crate::physics::world(&loaded, &label).context("odori bake needs physics")?;
     let motion = Motion::from_vmd(&loaded.model, &vmd);
-    let baked = odori_physics::bake(&loaded.model, &motion, &mut world, &vmd);
+    let baked = odori_physics::bake(&loaded.model, &motion, &mut world, &vmd)?;
     let bytes = odori_format::vmd::write(&baked.vmd).context("encoding the baked VMD")?;
     std::fs::write(output, bytes).with_context(|| format!("writing {}", output.display()))?;
     eprintln!(

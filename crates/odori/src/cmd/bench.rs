@@ -50,7 +50,7 @@ pub fn run(
     for _ in 0..passes.max(1) {
         for f in 0..frames {
             let t = Instant::now();
-            inst.evaluate(model, &motion, f as f32);
+            inst.evaluate(model, &motion, f as f32)?;
             total.push(t.elapsed());
         }
     }
@@ -102,11 +102,13 @@ pub fn run(
                         for (j, f) in at.iter_mut().enumerate().take(chunk.len()) {
                             *f = frame(c * GROUP + j);
                         }
-                        evaluate_group(model, &motion, chunk, &at[..chunk.len()]);
+                        evaluate_group(model, &motion, chunk, &at[..chunk.len()])
+                            .expect("instances made for this motion");
                     });
             } else {
                 pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
-                    inst.evaluate(model, &motion, frame(i));
+                    inst.evaluate(model, &motion, frame(i))
+                        .expect("instances made for this motion");
                 });
             }
             per_tick.push(t.elapsed());

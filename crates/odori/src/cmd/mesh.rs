@@ -43,7 +43,7 @@ pub fn run(
     }
     let mut inst = Instance::new(model, &motion);
     inst.options.ik = ik;
-    inst.evaluate(model, &motion, frame);
+    inst.evaluate(model, &motion, frame)?;
     let mut out = Deformed::new(&mesh);
     odori_deform::deform(
         &mesh,

@@ -74,7 +74,7 @@ pub fn run(
     inst.options.ik = ik;
     let mut frames_out = Vec::with_capacity(frame_list.len());
     for &f in &frame_list {
-        inst.evaluate(model, &motion, f);
+        inst.evaluate(model, &motion, f)?;
         frames_out.push(Frame {
             frame: f,
             world: (0..model.bone_count())

@@ -298,7 +298,9 @@ pub fn run(args: Args) -> Result<()> {
                     // Physics steps between the pose runtime's two passes, in frame order on
                     // this one thread (the world resets itself on the first frame).
                     Some(world) => {
-                        world.evaluate(&scene.model, &scene.motion, &mut inst, frame);
+                        world
+                            .evaluate(&scene.model, &scene.motion, &mut inst, frame)
+                            .expect("an instance from Scene::instance");
                         scene.fill(&inst, frame, &mut p, !gpu_skinning);
                     }
                     None => scene.evaluate_with(&mut inst, frame, &mut p, !gpu_skinning),
