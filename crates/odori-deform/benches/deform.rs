@@ -32,7 +32,7 @@ fn gene_light_frame(c: &mut Criterion) {
     inst.evaluate(&model, &motion, GENE_FRAME).unwrap();
     let mesh = Mesh::from_pmx(&pmx);
     let active = inst
-        .effective_morph_weights
+        .effective_morph_weights()
         .iter()
         .filter(|&&w| w != 0.0)
         .count();
@@ -45,8 +45,8 @@ fn gene_light_frame(c: &mut Criterion) {
         b.iter(|| {
             deform(
                 &mesh,
-                black_box(&inst.skinning),
-                black_box(&inst.effective_morph_weights),
+                black_box(inst.skinning()),
+                black_box(inst.effective_morph_weights()),
                 &mut out,
             );
             black_box(&out.positions);

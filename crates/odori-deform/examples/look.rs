@@ -41,8 +41,8 @@ fn main() {
     let mut out = Deformed::new(&mesh);
     deform(
         &mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
 

@@ -101,8 +101,8 @@ fn rest_pose_through_the_pose_runtime_reproduces_the_input_mesh() {
     let mut out = Deformed::new(&mesh);
     deform(
         &mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
     let rest: Vec<[f32; 3]> = pmx.vertices.iter().map(|v| v.position).collect();

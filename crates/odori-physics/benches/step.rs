@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
         eprintln!("SKIPPED: odori-physics built without Bullet");
         return;
     };
-    let end = motion.end_frame as u32;
+    let end = motion.end_frame() as u32;
     let mut inst = Instance::new(&model, &motion);
     for f in 0..=300 {
         world

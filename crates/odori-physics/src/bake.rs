@@ -36,9 +36,9 @@ pub fn bake(
     original: &Vmd,
 ) -> Result<Baked, PoseError> {
     let bones = world.driven_bones();
-    let last_frame = motion.end_frame.max(0.0).ceil() as u32;
+    let last_frame = motion.end_frame().max(0.0).ceil() as u32;
     let name = |b: u32| {
-        let full = &model.bone_sjis[b as usize];
+        let full = &model.bone_sjis()[b as usize];
         let mut raw = [0u8; 15];
         let n = full.len().min(15);
         raw[..n].copy_from_slice(&full[..n]);
@@ -72,7 +72,7 @@ pub fn bake(
         current.extend(inst.world_transforms());
         for (&b, n) in bones.iter().zip(&names) {
             let b = b as usize;
-            let parents = if model.order_dependent[b] {
+            let parents = if model.order_dependent()[b] {
                 &previous
             } else {
                 &current
@@ -105,7 +105,7 @@ fn local_key(
     world: &Affine3A,
     b: usize,
 ) -> (glam::Vec3, Quat) {
-    let p = model.parent[b];
+    let p = model.parents()[b];
     let parent = if p == NONE {
         Affine3A::IDENTITY
     } else {
@@ -113,6 +113,6 @@ fn local_key(
     };
     let local = parent.inverse() * *world;
     let rotation = Quat::from_mat3a(&local.matrix3).normalize();
-    let translation = glam::Vec3::from(local.translation - model.offset[b]);
+    let translation = glam::Vec3::from(local.translation - model.offsets()[b]);
     (translation, rotation)
 }

@@ -25,7 +25,7 @@
 //! let mut inst = Instance::new(&model, &motion);
 //! for frame in 0..300 {
 //!     world.evaluate(&model, &motion, &mut inst, frame as f32)?;
-//!     // inst.world(b) / inst.skinning now include physics
+//!     // inst.world(b) / inst.skinning() now include physics
 //! }
 //! # Ok(()) }
 //! ```

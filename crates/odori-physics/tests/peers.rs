@@ -99,7 +99,7 @@ fn compare(model: &Model, motion: &Motion, rig: &PhysicsModel, peers: &[&Dump]) 
         let frames: Option<Vec<_>> = peers.iter().map(|p| p.frames.get(&f)).collect();
         let Some(frames) = frames else { continue };
         for &(bone, name) in &bones {
-            let ours = inst.world_position[bone].to_array();
+            let ours = inst.world_positions()[bone].to_array();
             let d = frames
                 .iter()
                 .map(|p| dist(ours, p[name]))

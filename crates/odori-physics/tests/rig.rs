@@ -233,7 +233,7 @@ fn a_seek_resets_to_what_a_fresh_start_gives() {
     for f in 10..30 {
         a.evaluate(&model, &motion, &mut ia, f as f32).unwrap();
         b.evaluate(&model, &motion, &mut ib, f as f32).unwrap();
-        for (x, y) in ia.world_position.iter().zip(&ib.world_position) {
+        for (x, y) in ia.world_positions().iter().zip(ib.world_positions()) {
             assert!((*x - *y).length() < 1e-4, "frame {f}");
         }
     }

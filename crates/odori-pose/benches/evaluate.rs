@@ -24,7 +24,7 @@ fn evaluate(c: &mut Criterion) {
     let Some((model, motion)) = load() else {
         return;
     };
-    let frames = motion.end_frame as usize + 1;
+    let frames = motion.end_frame() as usize + 1;
     let mut inst = Instance::new(&model, &motion);
     let mut g = c.benchmark_group("gene_wavefile");
     g.sample_size(20);
@@ -33,7 +33,7 @@ fn evaluate(c: &mut Criterion) {
             for f in 0..frames {
                 inst.evaluate(&model, &motion, f as f32).unwrap();
             }
-            black_box(&inst.skinning);
+            black_box(inst.skinning());
         })
     });
     let mut pool: Vec<Instance> = (0..1000).map(|_| Instance::new(&model, &motion)).collect();

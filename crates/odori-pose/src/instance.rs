@@ -26,25 +26,25 @@ impl Default for Options {
 /// and one motion ([`Instance::new`]), which it refuses to mix with any other.
 #[derive(Debug, Clone)]
 pub struct Instance {
-    pub options: Options,
+    pub(crate) options: Options,
     /// Sampled (animated) local translation and rotation, with bone morphs added. Write them
     /// through [`Instance::set_pose`], which keeps `posed` in step.
-    pub pose_translation: Vec<Vec3A>,
-    pub pose_rotation: Vec<Quat>,
+    pub(crate) pose_translation: Vec<Vec3A>,
+    pub(crate) pose_rotation: Vec<Quat>,
     /// Per bone: a track or a bone morph set its pose this frame. A bone without it is at
     /// rest, and neither the next sampling nor the world pass reads its pose: for a thousand
     /// dancers, those are most of the pose bytes they would otherwise bring into the cache.
     pub(crate) posed: Vec<bool>,
     /// IK result per link: its local rotation (before its grant) from its last solve this
     /// frame, used instead of the animated rotation while `ik_solved`.
-    pub ik_rotation: Vec<Quat>,
+    pub(crate) ik_rotation: Vec<Quat>,
     /// True for links some solver turned this frame.
-    pub ik_solved: Vec<bool>,
+    pub(crate) ik_solved: Vec<bool>,
     /// IK rotation (result × animated⁻¹) carried between evaluations, for the links in
     /// [`Model::ik_retained`].
-    pub ik_history: Vec<Quat>,
+    pub(crate) ik_history: Vec<Quat>,
     /// True while an effector's rotation grant is dropped by its active IK (see `ik`).
-    pub grant_dropped: Vec<bool>,
+    pub(crate) grant_dropped: Vec<bool>,
     /// Rotation matrix a limited IK step built for a link, used by FK while its solver runs
     /// (`ik_matrix_set`).
     pub(crate) ik_matrix: Vec<Mat3A>,
@@ -57,42 +57,42 @@ pub struct Instance {
     /// The running plain-path solvers' links (`ik::LinkState`), likewise.
     pub(crate) link_states: Vec<ik::LinkState>,
     /// Append (付与) results.
-    pub append_translation: Vec<Vec3A>,
-    pub append_rotation: Vec<Quat>,
+    pub(crate) append_translation: Vec<Vec3A>,
+    pub(crate) append_rotation: Vec<Quat>,
     /// Full local transform (displacement from rest offset, and rotation) used by FK.
-    pub local_translation: Vec<Vec3A>,
-    pub local_rotation: Vec<Quat>,
+    pub(crate) local_translation: Vec<Vec3A>,
+    pub(crate) local_rotation: Vec<Quat>,
     /// Per bone: its local transform is at rest (identity, zero), so a bone at rest again
     /// neither reads nor writes it (`fk`).
     pub(crate) local_at_rest: Vec<bool>,
     /// Each IK effector's position from its own world pass this frame (IK's stale-effector
     /// rule), by [`Model::effector_slot`]; for [`Model::late_effectors`] before their pass,
     /// their position at the end of the previous evaluation.
-    pub effector_pass: Vec<Vec3A>,
+    pub(crate) effector_pass: Vec<Vec3A>,
     /// World × inverse bind (bind = translation to the rest position), kept by FK.
-    pub skinning: Vec<Affine3A>,
+    pub(crate) skinning: Vec<Affine3A>,
     /// World (model-space) position of each bone, indexed by file bone index. With the
     /// rotation part of `skinning` (a bone's world and skinning matrices share it) it makes
     /// the bone's world transform ([`Instance::world`]); stored once, so a thousand dancers
     /// write 48 bytes less per bone and frame. Write through [`Instance::set_world`]
     /// (physics), which keeps both in step.
-    pub world_position: Vec<Vec3A>,
+    pub(crate) world_position: Vec<Vec3A>,
     /// Sampled morph weights (what the motion says).
-    pub morph_weights: Vec<f32>,
+    pub(crate) morph_weights: Vec<f32>,
     /// Morph weights after expanding group and flip morphs (what deformation applies).
-    pub effective_morph_weights: Vec<f32>,
+    pub(crate) effective_morph_weights: Vec<f32>,
     /// Material morph state per material, recomputed by the morph pass.
-    pub materials: Vec<MaterialState>,
+    pub(crate) materials: Vec<MaterialState>,
     /// Whether a material morph changed `materials` since they were last reset: only then
     /// does the next morph pass reset them (a frame without material morphs writes none of
     /// their bytes, which matters to a thousand dancers).
     pub(crate) materials_touched: bool,
     /// IK on/off per solver from property keys.
-    pub ik_enabled: Vec<bool>,
+    pub(crate) ik_enabled: Vec<bool>,
     /// Model visibility from property keys.
-    pub visible: bool,
+    pub(crate) visible: bool,
     /// Per-bone physics switch from VMD keys (true = this bone's body follows the bone).
-    pub physics_off: Vec<bool>,
+    pub(crate) physics_off: Vec<bool>,
     pub(crate) bone_cursors: Vec<u32>,
     pub(crate) morph_cursors: Vec<u32>,
     /// Identity of the model this instance was sized for.
@@ -188,14 +188,16 @@ impl Instance {
         Ok(())
     }
 
-    /// `Ok` for a group of instances that [`Instance::check`] accepts each.
+    /// Switches for the next evaluations.
     #[inline]
-    pub(crate) fn check_all(
-        instances: &[Instance],
-        model: &Model,
-        motion: &Motion,
-    ) -> Result<(), PoseError> {
-        instances.iter().try_for_each(|i| i.check(model, motion))
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Change the switches for the next evaluations (`inst.options_mut().ik = false`).
+    #[inline]
+    pub fn options_mut(&mut self) -> &mut Options {
+        &mut self.options
     }
 
     /// Evaluate frame `frame` fully (no physics): both passes and skinning matrices.
@@ -231,6 +233,16 @@ impl Instance {
         morph::apply(model, self);
         self.before_physics_pass(model);
         Ok(())
+    }
+
+    /// `Ok` for a group of instances that [`Instance::check`] accepts each.
+    #[inline]
+    pub(crate) fn check_all(
+        instances: &[Instance],
+        model: &Model,
+        motion: &Motion,
+    ) -> Result<(), PoseError> {
+        instances.iter().try_for_each(|i| i.check(model, motion))
     }
 
     /// The before-physics pass alone (FK, append and IK, layer by layer) on the already
@@ -458,5 +470,30 @@ impl Instance {
     #[inline]
     pub fn physics_off(&self) -> &[bool] {
         &self.physics_off
+    }
+
+    /// Per bone: some IK solver turned this link in the last evaluation (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn ik_solved(&self) -> &[bool] {
+        &self.ik_solved
+    }
+
+    /// Each bone's sampled local rotation, bone morphs included (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn pose_rotations(&self) -> &[Quat] {
+        &self.pose_rotation
+    }
+
+    /// Each bone's full local rotation as FK last used it, IK and append included
+    /// (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn local_rotations(&self) -> &[Quat] {
+        &self.local_rotation
+    }
+
+    /// Set morph `m`'s sampled weight, for the next morph pass (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn set_morph_weight(&mut self, m: usize, weight: f32) {
+        self.morph_weights[m] = weight;
     }
 }

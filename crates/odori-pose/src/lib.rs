@@ -5,6 +5,8 @@
 //! [`Instance`]s, which own every per-frame buffer. Evaluating a frame allocates nothing. An
 //! instance is sized for one model and motion and refuses any other with
 //! [`PoseError::WrongModel`] or [`PoseError::WrongMotion`] ([`Instance::rebind`] re-sizes it).
+//! What the model, motion and instance derive is theirs to keep: it is read through
+//! accessors, never written from outside.
 //!
 //! One frame, as `mmd-semantics.md` §3 lays out: sample keyframes ([`sample`]), apply morphs
 //! ([`morph`]), run the before-physics pass (forward kinematics with append transforms, then
@@ -15,6 +17,9 @@
 //!
 //! A crowd evaluates its instances in groups ([`evaluate_group`]): the same results to the
 //! bit, with the IK solves of up to sixteen instances side by side in vector lanes.
+//!
+//! The `testing` feature (for odori-pose's own tests) adds hooks that reach inside: IK
+//! schedules to compare against, per-link IK state, morph weights set by hand.
 
 pub mod append;
 pub mod bezier;
@@ -33,7 +38,7 @@ pub mod unfused;
 
 pub use error::PoseError;
 pub use group::{GROUP, evaluate_group};
-pub use instance::Instance;
+pub use instance::{Instance, Options};
 pub use material::MaterialState;
 pub use model::Model;
 pub use motion::Motion;

@@ -22,7 +22,7 @@ fn assert_groups_change_nothing(
         (0..count)
             .map(|i| {
                 let mut inst = Instance::new(model, motion);
-                inst.options.ik = !ik_off(i);
+                inst.options_mut().ik = !ik_off(i);
                 inst
             })
             .collect()
@@ -47,7 +47,7 @@ fn assert_groups_change_nothing(
 
 fn solver(model: &Model, ik_bone: &str) -> usize {
     let b = model.find_bone(ik_bone).unwrap() as u32;
-    model.solvers.iter().position(|s| s.bone == b).unwrap()
+    model.solvers().iter().position(|s| s.bone == b).unwrap()
 }
 
 #[test]
@@ -117,7 +117,7 @@ fn a_lane_that_needs_the_scalar_step_mid_solve_takes_it_alone() {
     let model = Model::from_pmx(&common::two_legged_rig()).unwrap();
     let knee = model.find_bone("左ひざ").unwrap();
     let goal = model.find_bone("左足ＩＫ").unwrap();
-    let to_knee = model.rest[knee] - model.rest[goal];
+    let to_knee = model.rest_positions()[knee] - model.rest_positions()[goal];
     let flat = [20, 20, 107, 107];
     let still = [0.0, 0.0, 0.0, 1.0];
     let vmd = common::motion_of(vec![
@@ -149,7 +149,7 @@ fn groups_match_one_at_a_time_on_real_models() {
         return;
     };
     for (_, model, motion) in dancers {
-        let end = motion.end_frame as usize + 1;
+        let end = motion.end_frame() as usize + 1;
         // 20 instances spread over the dance, each advancing 11 frames a tick (and seeking
         // back at the end), so the ticks cover it all.
         assert_groups_change_nothing(

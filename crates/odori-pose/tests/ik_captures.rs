@@ -89,7 +89,7 @@ fn run_case(dir: &Path, case: &str) -> Result<f32, String> {
         let axis = Vec3::from_slice(&vec(&exp["rotation_axis"])).normalize();
         for (name, a) in m {
             let b = bone(name)?;
-            let p = model.parent[b];
+            let p = model.parents()[b];
             let parent = if p == odori_pose::model::NONE {
                 Mat4::IDENTITY
             } else {

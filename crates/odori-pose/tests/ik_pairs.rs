@@ -5,51 +5,20 @@
 
 mod common;
 
-use odori_pose::model::{IkRun, NONE};
+use odori_pose::model::NONE;
 use odori_pose::{Instance, Model, Motion};
-
-/// `model` with every step's solvers run one at a time, in MMD's order.
-fn sequential(model: &Model) -> Model {
-    let mut m = model.clone();
-    let mut runs = Vec::new();
-    for step in m
-        .before_physics
-        .iter_mut()
-        .chain(m.after_physics_steps.iter_mut())
-    {
-        let start = runs.len();
-        runs.extend(step.solvers.clone().map(|s| IkRun {
-            first: s as u32,
-            second: NONE,
-            lockstep: false,
-        }));
-        step.ik_runs = start..runs.len();
-    }
-    m.ik_runs = runs;
-    m
-}
-
-/// `model` with its same-shape pairs solved as two scalar solves side by side rather than in
-/// two-lane rounds.
-fn without_lockstep(model: &Model) -> Model {
-    let mut m = model.clone();
-    for run in &mut m.ik_runs {
-        run.lockstep = false;
-    }
-    m
-}
 
 /// Evaluate `frames` with the paired schedule (in lockstep where the model allows, then
 /// without) and the sequential one; every world and skinning matrix must match bit for bit.
 /// Returns how many frames some IK link turned in.
 fn assert_pairing_changes_nothing(model: &Model, motion: &Motion, frames: &[f32]) -> usize {
     assert!(
-        model.ik_runs.iter().any(|r| r.second != NONE),
+        model.ik_runs().any(|(_, second, _)| second != NONE),
         "{}: no solvers paired",
-        model.name
+        model.name()
     );
-    assert_same_poses(model, &without_lockstep(model), motion, frames);
-    assert_same_poses(model, &sequential(model), motion, frames)
+    assert_same_poses(model, &model.without_lockstep(), motion, frames);
+    assert_same_poses(model, &model.solving_one_at_a_time(), motion, frames)
 }
 
 /// Every world and skinning matrix of `model` and `alone` over `frames` match bit for bit;
@@ -62,14 +31,14 @@ fn assert_same_poses(model: &Model, alone: &Model, motion: &Motion, frames: &[f3
         paired_inst.evaluate(model, motion, f).unwrap();
         alone_inst.evaluate(alone, motion, f).unwrap();
         common::assert_same_matrices(model, &paired_inst, &alone_inst, &format!("at frame {f}"));
-        solved_frames += paired_inst.ik_solved.iter().any(|&s| s) as usize;
+        solved_frames += paired_inst.ik_solved().iter().any(|&s| s) as usize;
     }
     solved_frames
 }
 
 fn solver(model: &Model, ik_bone: &str) -> u32 {
     let b = model.find_bone(ik_bone).unwrap() as u32;
-    model.solvers.iter().position(|s| s.bone == b).unwrap() as u32
+    model.solvers().iter().position(|s| s.bone == b).unwrap() as u32
 }
 
 #[test]
@@ -81,11 +50,7 @@ fn legs_pair_with_legs_and_toes_with_toes_never_a_leg_with_its_own_toe() {
         solver(&model, "右つま先ＩＫ"),
         true,
     );
-    let runs: Vec<(u32, u32, bool)> = model
-        .ik_runs
-        .iter()
-        .map(|r| (r.first, r.second, r.lockstep))
-        .collect();
+    let runs: Vec<(u32, u32, bool)> = model.ik_runs().collect();
     assert_eq!(runs, vec![legs, toes]);
 }
 
@@ -106,7 +71,7 @@ fn paired_solves_match_solving_one_after_the_other_on_real_models() {
         return;
     };
     for (path, model, motion) in dancers {
-        let frames: Vec<f32> = (0..=2 * motion.end_frame as usize)
+        let frames: Vec<f32> = (0..=2 * motion.end_frame() as usize)
             .map(|h| h as f32 * 0.5)
             .collect();
         let solved = assert_pairing_changes_nothing(&model, &motion, &frames);

@@ -94,9 +94,9 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
         .collect();
     let motion = Motion::bind(&model, &sources);
     let mut inst = Instance::new(&model, &motion);
-    inst.options.ik = ik;
+    inst.options_mut().ik = ik;
     let by_name: HashMap<&str, usize> = model
-        .bone_names
+        .bone_names()
         .iter()
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
@@ -111,7 +111,7 @@ fn compare(shared: &Path, dump_path: &Path) -> Option<Comparison> {
             let Some(&b) = by_name.get(name.as_str()) else {
                 continue;
             };
-            if model.order_dependent[b] {
+            if model.order_dependent()[b] {
                 continue;
             }
             let ours = inst.world_matrix(b).to_cols_array();

@@ -185,9 +185,9 @@ fn instance_refuses_a_motion_or_model_it_was_not_sized_for() {
         Err(PoseError::WrongMotion { .. })
     ));
     // And for another model, options kept.
-    inst.options.ik = false;
+    inst.options_mut().ik = false;
     inst.rebind(&twin, &twin_motion);
-    assert!(!inst.options.ik);
+    assert!(!inst.options().ik);
     inst.evaluate(&twin, &twin_motion, 30.0).unwrap();
     assert!(matches!(
         inst.evaluate(&model, &other, 30.0),
@@ -204,7 +204,10 @@ fn rest_pose_without_motion_keeps_bones_at_rest() {
     for b in 0..model.bone_count() {
         let w = inst.world(b);
         assert!(
-            (w.translation - model.rest[b]).abs().max_element() < 1e-5,
+            (w.translation - model.rest_positions()[b])
+                .abs()
+                .max_element()
+                < 1e-5,
             "bone {b}"
         );
         assert!(
@@ -220,8 +223,8 @@ fn append_twist_takes_half_the_arm_rotation() {
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
     inst.evaluate(&model, &motion, 40.0).unwrap();
-    let arm = inst.pose_rotation[10];
-    let twist_local = inst.local_rotation[common::TWIST];
+    let arm = inst.pose_rotations()[10];
+    let twist_local = inst.local_rotations()[common::TWIST];
     let half = Quat::IDENTITY.slerp(arm, 0.5);
     assert!(close(twist_local, half), "{twist_local:?} vs {half:?}");
 }
@@ -232,8 +235,8 @@ fn group_morph_drives_bone_morph_at_its_ratio() {
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
     inst.evaluate(&model, &motion, 20.0).unwrap();
-    assert!((inst.morph_weights[1] - 1.0).abs() < 1e-6);
-    assert!((inst.effective_morph_weights[0] - 0.5).abs() < 1e-6);
+    assert!((inst.morph_weights()[1] - 1.0).abs() < 1e-6);
+    assert!((inst.effective_morph_weights()[0] - 0.5).abs() < 1e-6);
 }
 
 /// A bone that no track moves but a bone morph does (the arm, with the dance's bone keys
@@ -256,7 +259,7 @@ fn bone_morph_pose_lasts_only_while_its_weight_does() {
         inst.evaluate(&model, &motion, frame).unwrap();
         // The group's weight rises to 1 at frame 20 and falls to 0 at frame 50, and passes
         // half of it to the bone morph, which turns the arm by 30° at full weight.
-        let weight = inst.effective_morph_weights[0];
+        let weight = inst.effective_morph_weights()[0];
         let expected = weight * 30f32.to_radians();
         assert!(
             (turned(&inst) - expected).abs() < 1e-5,
@@ -264,8 +267,8 @@ fn bone_morph_pose_lasts_only_while_its_weight_does() {
             turned(&inst)
         );
         if weight == 0.0 {
-            assert_eq!(inst.pose_rotation[arm], Quat::IDENTITY, "frame {frame}");
-            assert_eq!(inst.local_rotation[arm], Quat::IDENTITY, "frame {frame}");
+            assert_eq!(inst.pose_rotations()[arm], Quat::IDENTITY, "frame {frame}");
+            assert_eq!(inst.local_rotations()[arm], Quat::IDENTITY, "frame {frame}");
         }
     }
 }
@@ -315,15 +318,15 @@ fn material_morph_state_returns_to_neutral() {
     let mut inst = Instance::new(&model, &motion);
     let pass = |inst: &mut Instance, weight: f32| {
         inst.sample(&model, &motion, 10.0);
-        inst.morph_weights[blush] = weight;
+        inst.set_morph_weight(blush, weight);
         odori_pose::morph::apply(&model, inst);
     };
     pass(&mut inst, 1.0);
-    assert!((inst.materials[0].mul.diffuse.y - 0.5).abs() < 1e-6);
+    assert!((inst.materials()[0].mul.diffuse.y - 0.5).abs() < 1e-6);
     pass(&mut inst, 0.5);
-    assert!((inst.materials[0].mul.diffuse.y - 0.75).abs() < 1e-6);
+    assert!((inst.materials()[0].mul.diffuse.y - 0.75).abs() < 1e-6);
     pass(&mut inst, 0.0);
-    assert_eq!(inst.materials[0], MaterialState::NEUTRAL);
+    assert_eq!(inst.materials()[0], MaterialState::NEUTRAL);
 }
 
 #[test]
@@ -333,7 +336,7 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
     let mut inst = Instance::new(&model, &motion);
     for f in 0..=60 {
         inst.evaluate(&model, &motion, f as f32).unwrap();
-        let q = inst.local_rotation[common::KNEE];
+        let q = inst.local_rotations()[common::KNEE];
         let (axis, angle) = if q.w < 0.0 { -q } else { q }.to_axis_angle();
         let x_angle = axis.x * angle;
         assert!(
@@ -346,15 +349,15 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
         );
     }
     inst.evaluate(&model, &motion, 30.0).unwrap();
-    let goal = inst.world_position[common::LEG_IK];
-    let ankle = inst.world_position[common::ANKLE];
+    let goal = inst.world_positions()[common::LEG_IK];
+    let ankle = inst.world_positions()[common::ANKLE];
     assert!(goal.distance(ankle) < 0.05, "ankle {ankle} goal {goal}");
 }
 
 /// The rig evaluated at frame 0 of a motion of `keys`, under `rules`.
 fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Instance {
     let mut model = Model::from_pmx(&common::rig()).unwrap();
-    model.ik_rules = rules;
+    model.set_ik_rules(rules);
     let motion = Motion::from_vmd(&model, &common::motion_of(keys));
     let mut inst = Instance::new(&model, &motion);
     inst.evaluate(&model, &motion, 0.0).unwrap();
@@ -365,7 +368,10 @@ fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Inst
 fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
     // The goal lies on the segment knee → ankle: the knee (link 0) sees effector and goal in
     // one direction, the thigh (link 1) does not.
-    let rest = Model::from_pmx(&common::rig()).unwrap().rest;
+    let rest = Model::from_pmx(&common::rig())
+        .unwrap()
+        .rest_positions()
+        .to_vec();
     let (knee, ankle) = (rest[common::KNEE], rest[common::ANKLE]);
     let goal = knee + (ankle - knee) * 0.7;
     let moved = (goal - ankle).to_array();
@@ -380,19 +386,19 @@ fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
     };
 
     let mmd = rig_at_frame_0(IkRules::MMD_PMX, keys());
-    assert!(mmd.world_position[common::LEG_IK].distance(goal) < 1e-5);
+    assert!(mmd.world_positions()[common::LEG_IK].distance(goal) < 1e-5);
     assert!(
-        mmd.world_position[common::ANKLE].distance(ankle) < 1e-5,
+        mmd.world_positions()[common::ANKLE].distance(ankle) < 1e-5,
         "MMD rules: no step at all, ankle {}",
-        mmd.world_position[common::ANKLE]
+        mmd.world_positions()[common::ANKLE]
     );
 
     let pmd = rig_at_frame_0(IkRules::PMD, keys());
-    let reached = pmd.world_position[common::ANKLE].distance(goal);
+    let reached = pmd.world_positions()[common::ANKLE].distance(goal);
     assert!(
         reached < 0.5 * ankle.distance(goal),
         "PMD rules: the thigh turns, ankle {} goal {goal}",
-        pmd.world_position[common::ANKLE]
+        pmd.world_positions()[common::ANKLE]
     );
 }
 
@@ -403,7 +409,10 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
     // to that rest position, where the toe was before the leg IK ran. From the stale toe, the
     // goal is reached already and the toe IK does nothing; from the moved toe, the goal is
     // within the foot's reach and the toe IK turns the ankle onto it.
-    let rest = Model::from_pmx(&common::rig()).unwrap().rest;
+    let rest = Model::from_pmx(&common::rig())
+        .unwrap()
+        .rest_positions()
+        .to_vec();
     let (toe_rest, foot) = (rest[common::TOE], rest[common::ANKLE] - rest[common::TOE]);
     let turned = Quat::from_rotation_x(-0.6) * foot;
     let shift = (turned - foot).to_array();
@@ -428,10 +437,10 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
     };
 
     let mmd = rig_at_frame_0(IkRules::MMD_PMX, keys());
-    let mmd_gap = mmd.world_position[common::TOE].distance(toe_rest);
+    let mmd_gap = mmd.world_positions()[common::TOE].distance(toe_rest);
     let pmd = rig_at_frame_0(IkRules::PMD, keys());
-    let pmd_gap = pmd.world_position[common::TOE].distance(toe_rest);
-    assert!(pmd.world_position[common::TOE_IK].distance(toe_rest) < 1e-5);
+    let pmd_gap = pmd.world_positions()[common::TOE].distance(toe_rest);
+    assert!(pmd.world_positions()[common::TOE_IK].distance(toe_rest) < 1e-5);
     assert!(
         mmd_gap > 0.5,
         "MMD rules: toe left where the leg IK put it ({mmd_gap})"

@@ -105,7 +105,7 @@ impl Scene {
     /// The last frame with any key (bones, morphs or camera).
     pub fn end_frame(&self) -> f32 {
         self.motion
-            .end_frame
+            .end_frame()
             .max(self.camera.as_ref().map_or(0.0, |c| c.end_frame()))
     }
 
@@ -146,20 +146,20 @@ impl Scene {
         if cpu_deform {
             odori_deform::deform(
                 &self.mesh,
-                &inst.skinning,
-                &inst.effective_morph_weights,
+                inst.skinning(),
+                inst.effective_morph_weights(),
                 &mut out.vertices,
             );
         }
         out.skinning.clear();
-        out.skinning.extend_from_slice(&inst.skinning);
+        out.skinning.extend_from_slice(inst.skinning());
         out.morph_weights.clear();
         out.morph_weights
-            .extend_from_slice(&inst.effective_morph_weights);
+            .extend_from_slice(inst.effective_morph_weights());
         out.frame = frame;
         out.materials.clear();
-        out.materials.extend_from_slice(&inst.materials);
-        out.visible = inst.visible;
+        out.materials.extend_from_slice(inst.materials());
+        out.visible = inst.visible();
         out.camera = self.camera.as_ref().map(|c| c.sample(frame));
         out.light = self.light.as_ref().map(|l| l.sample(frame));
         out.bounds = bounds(inst, self.margin);
@@ -170,7 +170,7 @@ impl Scene {
 fn bounds(inst: &Instance, margin: f32) -> (Vec3, Vec3) {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for &w in &inst.world_position {
+    for &w in inst.world_positions() {
         let p = Vec3::from(w);
         if p.is_finite() {
             lo = lo.min(p);

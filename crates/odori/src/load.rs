@@ -23,7 +23,7 @@ pub fn model(path: &Path) -> Result<LoadedModel> {
         _ => bail!("{}: not a model (PMX or PMD)", path.display()),
     }
     .with_context(|| format!("compiling {}", path.display()))?;
-    for d in &model.diagnostics {
+    for d in model.diagnostics() {
         eprintln!("warning: {}: {d}", path.display());
     }
     Ok(LoadedModel { model, doc })

@@ -125,7 +125,7 @@ fn pose_and_vertices(model: &Model, motion: &Motion, mesh: &Mesh) -> (u64, u64) 
     let mut inst = Instance::new(model, motion);
     let (mut pose, mut verts) = (Fnv::new(), Fnv::new());
     let mut deformed = Deformed::new(mesh);
-    for (k, f) in frames(motion.end_frame).into_iter().enumerate() {
+    for (k, f) in frames(motion.end_frame()).into_iter().enumerate() {
         inst.evaluate(model, motion, f).unwrap();
         hash_pose(&mut pose, model, &inst);
         if k % 97 == 0 {

@@ -44,16 +44,16 @@ mod tests {
         let demo = Demo::new();
         let scene = Scene::new(ModelFile::Pmx(&demo.pmx), &[&demo.vmd], None).unwrap();
         assert!(
-            scene.model.diagnostics.is_empty(),
+            scene.model.diagnostics().is_empty(),
             "{:?}",
-            scene.model.diagnostics
+            scene.model.diagnostics()
         );
         assert!(
-            scene.motion.unbound.is_empty(),
+            scene.motion.unbound().is_empty(),
             "{:?}",
-            scene.motion.unbound
+            scene.motion.unbound()
         );
-        assert_eq!(scene.model.solvers.len(), 2, "two leg IK solvers");
+        assert_eq!(scene.model.solvers().len(), 2, "two leg IK solvers");
         let mut inst = scene.instance();
         let mut p = Posed::default();
         // Frame 150: blush fully on (skin diffuse green multiplied by 0.72).
@@ -65,9 +65,9 @@ mod tests {
         // Frame 201: eyes closed by the blink (vertex morph) — its weight is 1.
         scene.evaluate(&mut inst, 201.0, &mut p);
         let blink = scene.model.find_morph("まばたき").unwrap();
-        assert_eq!(inst.effective_morph_weights[blink], 1.0);
+        assert_eq!(inst.effective_morph_weights()[blink], 1.0);
         // The IK feet keep the soles near the floor while the centre dips.
-        let ankle = inst.world_position[model::b::ANKLE[0] as usize];
+        let ankle = inst.world_positions()[model::b::ANKLE[0] as usize];
         assert!(ankle.y < 2.0, "{ankle}");
     }
 }

@@ -35,12 +35,12 @@ pub fn run(
     let model = &loaded.model;
     let files = load::motion_files(motion_paths)?;
     let motion = load::bind(model, &files);
-    let frames = motion.end_frame.max(0.0) as usize + 1;
+    let frames = motion.end_frame().max(0.0) as usize + 1;
     println!(
         "model: {} ({} bones, {} IK solvers, {} morphs); motion: {} frames",
         model_path.display(),
         model.bone_count(),
-        model.solvers.len(),
+        model.solvers().len(),
         model.morph_count(),
         frames
     );

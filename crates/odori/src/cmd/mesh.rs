@@ -38,17 +38,17 @@ pub fn run(
     }
     let files = load::motion_files(motion_paths)?;
     let motion = load::bind(model, &files);
-    for name in &motion.unbound {
+    for name in motion.unbound() {
         eprintln!("note: motion track `{name}` matches nothing in the model");
     }
     let mut inst = Instance::new(model, &motion);
-    inst.options.ik = ik;
+    inst.options_mut().ik = ik;
     inst.evaluate(model, &motion, frame)?;
     let mut out = Deformed::new(&mesh);
     odori_deform::deform(
         &mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
 

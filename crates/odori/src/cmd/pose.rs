@@ -67,11 +67,11 @@ pub fn run(
     let model = &loaded.model;
     let files = load::motion_files(motion_paths)?;
     let motion = load::bind(model, &files);
-    for name in &motion.unbound {
+    for name in motion.unbound() {
         eprintln!("note: motion track `{name}` matches nothing in the model");
     }
     let mut inst = Instance::new(model, &motion);
-    inst.options.ik = ik;
+    inst.options_mut().ik = ik;
     let mut frames_out = Vec::with_capacity(frame_list.len());
     for &f in &frame_list {
         inst.evaluate(model, &motion, f)?;
@@ -80,7 +80,7 @@ pub fn run(
             world: (0..model.bone_count())
                 .map(|b| inst.world_matrix(b).to_cols_array())
                 .collect(),
-            morph_weights: morphs.then(|| inst.effective_morph_weights.clone()),
+            morph_weights: morphs.then(|| inst.effective_morph_weights().to_vec()),
         });
     }
     let dump = Dump {
@@ -91,7 +91,7 @@ pub fn run(
         },
         model: ModelRef {
             path: model_path.display().to_string(),
-            name: model.name.clone(),
+            name: model.name().to_string(),
             format: match loaded.doc {
                 odori_format::Document::Pmd(_) => "PMD",
                 _ => "PMX",
@@ -104,18 +104,18 @@ pub fn run(
         bones: (0..model.bone_count())
             .map(|b| Bone {
                 index: b,
-                name: model.bone_names[b].clone(),
-                parent: if model.parent[b] == odori_pose::model::NONE {
+                name: model.bone_names()[b].clone(),
+                parent: if model.parents()[b] == odori_pose::model::NONE {
                     -1
                 } else {
-                    model.parent[b] as i64
+                    model.parents()[b] as i64
                 },
-                layer: model.layer[b],
-                after_physics: model.after_physics[b],
-                order_dependent: model.order_dependent[b],
+                layer: model.layers()[b],
+                after_physics: model.after_physics()[b],
+                order_dependent: model.order_dependent()[b],
             })
             .collect(),
-        morph_names: morphs.then(|| model.morphs.iter().map(|m| m.name.clone()).collect()),
+        morph_names: morphs.then(|| model.morphs().iter().map(|m| m.name.clone()).collect()),
         frames: frames_out,
     };
     let text = serde_json::to_string(&dump)?;
