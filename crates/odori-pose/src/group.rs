@@ -22,7 +22,8 @@ pub const GROUP: usize = 16;
 
 /// Whether solver `si`'s solves in a group run side by side in vector lanes on this machine
 /// (rather than on each instance in turn): a plain-path solver whose links all take step
-/// forms done there, such as legs, on a machine with AVX2.
+/// forms done there, such as legs, on a machine with AVX2 (`testing` feature).
+#[cfg(feature = "testing")]
 pub fn solves_side_by_side(model: &Model, si: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {

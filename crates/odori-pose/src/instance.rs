@@ -22,6 +22,21 @@ impl Default for Options {
     }
 }
 
+/// One stage of an evaluation, run alone by [`Instance::run_stage`]. In this order they make
+/// [`Instance::evaluate`] (physics, when it runs, steps between `BeforePhysics` and
+/// `AfterPhysics`); `odori bench` times each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Sample every track at the frame: pose, morph weights, visibility, IK on/off.
+    Sample,
+    /// Expand group and flip morphs; apply bone and material morphs.
+    Morphs,
+    /// The before-physics pass: FK, append and IK, layer by layer.
+    BeforePhysics,
+    /// The after-physics pass; skinning matrices are then complete.
+    AfterPhysics,
+}
+
 /// The pose of one model instance: every buffer an evaluation writes, sized for one model
 /// and one motion ([`Instance::new`]), which it refuses to mix with any other.
 #[derive(Debug, Clone)]
@@ -235,6 +250,29 @@ impl Instance {
         Ok(())
     }
 
+    /// Run one stage of an evaluation alone (`frame` is read by [`Stage::Sample`] only):
+    /// [`Instance::evaluate`] is the four in [`Stage`]'s order. For timing each stage, and
+    /// for a pose set by hand ([`Instance::set_pose`]) between sampling and the world pass.
+    ///
+    /// # Errors
+    /// As [`Instance::evaluate`].
+    pub fn run_stage(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        frame: f32,
+        stage: Stage,
+    ) -> Result<(), PoseError> {
+        self.check(model, motion)?;
+        match stage {
+            Stage::Sample => self.sample(model, motion, frame),
+            Stage::Morphs => morph::apply(model, self),
+            Stage::BeforePhysics => self.before_physics_pass(model),
+            Stage::AfterPhysics => self.after_physics(model),
+        }
+        Ok(())
+    }
+
     /// `Ok` for a group of instances that [`Instance::check`] accepts each.
     #[inline]
     pub(crate) fn check_all(
@@ -247,7 +285,7 @@ impl Instance {
 
     /// The before-physics pass alone (FK, append and IK, layer by layer) on the already
     /// sampled and morphed pose.
-    pub fn before_physics_pass(&mut self, model: &Model) {
+    pub(crate) fn before_physics_pass(&mut self, model: &Model) {
         self.ik_solved.fill(false);
         for step in &model.before_physics {
             self.run_step(model, step);
@@ -357,15 +395,9 @@ impl Instance {
         }
     }
 
-    /// Forget the IK rotations carried between evaluations (see [`Model::ik_retained`]), to
-    /// start an independent sequence of evaluations.
-    pub fn reset_ik_history(&mut self) {
-        self.ik_history.fill(Quat::IDENTITY);
-    }
-
     /// Sample every track at `frame` into the pose buffers and morph weights (no morphs
     /// applied yet: see [`crate::morph::apply`]).
-    pub fn sample(&mut self, model: &Model, motion: &Motion, frame: f32) {
+    pub(crate) fn sample(&mut self, model: &Model, motion: &Motion, frame: f32) {
         // Back to rest: only the bones posed last frame (most bones are at rest already, and
         // a thousand dancers' memory traffic is what their evaluation waits on).
         for (b, posed) in self.posed.iter_mut().enumerate() {
@@ -491,7 +523,7 @@ impl Instance {
         &self.local_rotation
     }
 
-    /// Set morph `m`'s sampled weight, for the next morph pass (`testing` feature).
+    /// Set morph `m`'s sampled weight, for the next [`Stage::Morphs`] (`testing` feature).
     #[cfg(feature = "testing")]
     pub fn set_morph_weight(&mut self, m: usize, weight: f32) {
         self.morph_weights[m] = weight;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use odori_pose::group::solves_side_by_side;
+use odori_pose::solves_side_by_side;
 use odori_pose::{GROUP, Instance, Model, Motion, evaluate_group};
 
 /// Evaluate `count` instances for `ticks` ticks, instance `i` at `frame(i, tick)`, once in

@@ -5,7 +5,7 @@ mod common;
 
 use glam::Quat;
 use odori_pose::model::IkRules;
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, Stage};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -134,6 +134,10 @@ fn instance_refuses_a_motion_or_model_it_was_not_sized_for() {
     assert!(err.to_string().contains("Instance::rebind"), "{err}");
     assert!(matches!(
         inst.before_physics(&model, &other, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    assert!(matches!(
+        inst.run_stage(&model, &other, 30.0, Stage::Sample),
         Err(PoseError::WrongMotion { .. })
     ));
     assert!(matches!(
@@ -282,11 +286,13 @@ fn set_pose_moves_an_untracked_bone() {
     let mut inst = Instance::new(&model, &motion);
     let arm = 10;
     let q = Quat::from_rotation_z(0.4);
-    inst.sample(&model, &motion, 0.0);
-    odori_pose::morph::apply(&model, &mut inst);
+    inst.run_stage(&model, &motion, 0.0, Stage::Sample).unwrap();
+    inst.run_stage(&model, &motion, 0.0, Stage::Morphs).unwrap();
     inst.set_pose(arm, glam::Vec3A::ZERO, q);
-    inst.before_physics_pass(&model);
-    inst.after_physics(&model);
+    inst.run_stage(&model, &motion, 0.0, Stage::BeforePhysics)
+        .unwrap();
+    inst.run_stage(&model, &motion, 0.0, Stage::AfterPhysics)
+        .unwrap();
     assert!(close(Quat::from_mat3a(&inst.world(arm).matrix3), q));
     inst.evaluate(&model, &motion, 0.0).unwrap();
     assert!(close(
@@ -317,9 +323,11 @@ fn material_morph_state_returns_to_neutral() {
     let blush = model.find_morph("blush").unwrap();
     let mut inst = Instance::new(&model, &motion);
     let pass = |inst: &mut Instance, weight: f32| {
-        inst.sample(&model, &motion, 10.0);
+        inst.run_stage(&model, &motion, 10.0, Stage::Sample)
+            .unwrap();
         inst.set_morph_weight(blush, weight);
-        odori_pose::morph::apply(&model, inst);
+        inst.run_stage(&model, &motion, 10.0, Stage::Morphs)
+            .unwrap();
     };
     pass(&mut inst, 1.0);
     assert!((inst.materials()[0].mul.diffuse.y - 0.5).abs() < 1e-6);
@@ -368,10 +376,8 @@ fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Inst
 fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
     // The goal lies on the segment knee → ankle: the knee (link 0) sees effector and goal in
     // one direction, the thigh (link 1) does not.
-    let rest = Model::from_pmx(&common::rig())
-        .unwrap()
-        .rest_positions()
-        .to_vec();
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let rest = model.rest_positions();
     let (knee, ankle) = (rest[common::KNEE], rest[common::ANKLE]);
     let goal = knee + (ankle - knee) * 0.7;
     let moved = (goal - ankle).to_array();
@@ -409,10 +415,8 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
     // to that rest position, where the toe was before the leg IK ran. From the stale toe, the
     // goal is reached already and the toe IK does nothing; from the moved toe, the goal is
     // within the foot's reach and the toe IK turns the ankle onto it.
-    let rest = Model::from_pmx(&common::rig())
-        .unwrap()
-        .rest_positions()
-        .to_vec();
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let rest = model.rest_positions();
     let (toe_rest, foot) = (rest[common::TOE], rest[common::ANKLE] - rest[common::TOE]);
     let turned = Quat::from_rotation_x(-0.6) * foot;
     let shift = (turned - foot).to_array();

@@ -7,7 +7,7 @@
 
 use crate::load;
 use anyhow::Result;
-use odori_pose::{GROUP, Instance, evaluate_group, morph};
+use odori_pose::{GROUP, Instance, Stage, evaluate_group};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -57,13 +57,13 @@ pub fn run(
     let mut stages: [Vec<Duration>; 4] = Default::default();
     for f in 0..frames {
         let t0 = Instant::now();
-        inst.sample(model, &motion, f as f32);
+        inst.run_stage(model, &motion, f as f32, Stage::Sample)?;
         let t1 = Instant::now();
-        morph::apply(model, &mut inst);
+        inst.run_stage(model, &motion, f as f32, Stage::Morphs)?;
         let t2 = Instant::now();
-        inst.before_physics_pass(model);
+        inst.run_stage(model, &motion, f as f32, Stage::BeforePhysics)?;
         let t3 = Instant::now();
-        inst.after_physics(model);
+        inst.run_stage(model, &motion, f as f32, Stage::AfterPhysics)?;
         let t4 = Instant::now();
         for (s, d) in stages.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2, t4 - t3]) {
             s.push(d);
