@@ -29,10 +29,10 @@ fn gene_light_frame(c: &mut Criterion) {
     let model = Model::from_pmx(&pmx).expect("Gene_light.pmx compiles");
     let motion = Motion::from_vmd(&model, &Vmd::read(vmd_path).expect("wavefile_v2.vmd"));
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, GENE_FRAME);
+    inst.evaluate(&model, &motion, GENE_FRAME).unwrap();
     let mesh = Mesh::from_pmx(&pmx);
     let active = inst
-        .effective_morph_weights
+        .effective_morph_weights()
         .iter()
         .filter(|&&w| w != 0.0)
         .count();
@@ -45,8 +45,8 @@ fn gene_light_frame(c: &mut Criterion) {
         b.iter(|| {
             deform(
                 &mesh,
-                black_box(&inst.skinning),
-                black_box(&inst.effective_morph_weights),
+                black_box(inst.skinning()),
+                black_box(inst.effective_morph_weights()),
                 &mut out,
             );
             black_box(&out.positions);

@@ -37,12 +37,12 @@ fn main() {
         None => Motion::empty(&model),
     };
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, frame);
+    inst.evaluate(&model, &motion, frame).unwrap();
     let mut out = Deformed::new(&mesh);
     deform(
         &mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
 

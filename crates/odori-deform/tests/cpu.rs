@@ -96,13 +96,13 @@ fn rest_pose_through_the_pose_runtime_reproduces_the_input_mesh() {
     let model = odori_pose::Model::from_pmx(&pmx).unwrap();
     let motion = odori_pose::Motion::empty(&model);
     let mut inst = odori_pose::Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     let mesh = Mesh::from_pmx(&pmx);
     let mut out = Deformed::new(&mesh);
     deform(
         &mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
     let rest: Vec<[f32; 3]> = pmx.vertices.iter().map(|v| v.position).collect();

@@ -105,7 +105,7 @@ fn pmd_weights_edges_and_morphs() {
 
     // Morph order as odori-pose has it: the base morph left out.
     let pose = odori_pose::Model::from_pmd(&pmd).unwrap();
-    let names: Vec<&str> = pose.morphs.iter().map(|m| m.name.as_str()).collect();
+    let names: Vec<&str> = pose.morphs().iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["eye", "mouth"]);
 
     let out = |skinning: &[Affine3A], weights: &[f32]| {

@@ -50,11 +50,11 @@ fn frames(asset: &Asset, vmd: &Vmd) -> Vec<(f32, Vec<glam::Affine3A>, Vec<f32>)>
     FRAMES
         .iter()
         .map(|&f| {
-            inst.evaluate(&asset.model, &motion, f);
+            inst.evaluate(&asset.model, &motion, f).unwrap();
             (
                 f,
-                inst.skinning.clone(),
-                inst.effective_morph_weights.clone(),
+                inst.skinning().to_vec(),
+                inst.effective_morph_weights().to_vec(),
             )
         })
         .collect()
@@ -115,12 +115,12 @@ fn check_rest(asset: Asset) {
 
     let motion = Motion::empty(&asset.model);
     let mut inst = Instance::new(&asset.model, &motion);
-    inst.options.ik = false;
-    inst.evaluate(&asset.model, &motion, 0.0);
+    inst.options_mut().ik = false;
+    inst.evaluate(&asset.model, &motion, 0.0).unwrap();
     deform(
         &asset.mesh,
-        &inst.skinning,
-        &inst.effective_morph_weights,
+        inst.skinning(),
+        inst.effective_morph_weights(),
         &mut out,
     );
     let d = max_diff(&out.positions, &asset.rest);

@@ -51,10 +51,12 @@ fn bench(c: &mut Criterion) {
         eprintln!("SKIPPED: odori-physics built without Bullet");
         return;
     };
-    let end = motion.end_frame as u32;
+    let end = motion.end_frame() as u32;
     let mut inst = Instance::new(&model, &motion);
     for f in 0..=300 {
-        world.evaluate(&model, &motion, &mut inst, f as f32);
+        world
+            .evaluate(&model, &motion, &mut inst, f as f32)
+            .unwrap();
     }
 
     cpu_per_call("physics_step_60hz", 10_000, || {
@@ -67,24 +69,28 @@ fn bench(c: &mut Criterion) {
     let mut frame = 0u32;
     world.invalidate();
     cpu_per_call("pose_plus_physics_30fps", 2 * (end + 1), || {
-        world.evaluate(&model, &motion, &mut inst, frame as f32);
+        world
+            .evaluate(&model, &motion, &mut inst, frame as f32)
+            .unwrap();
         frame = if frame >= end { 0 } else { frame + 1 };
     });
     c.bench_function("pose_plus_physics_30fps", |b| {
         b.iter(|| {
-            world.evaluate(&model, &motion, &mut inst, frame as f32);
+            world
+                .evaluate(&model, &motion, &mut inst, frame as f32)
+                .unwrap();
             frame = if frame >= end { 0 } else { frame + 1 };
         })
     });
 
     let mut frame = 0u32;
     cpu_per_call("pose_only_30fps", 4 * (end + 1), || {
-        inst.evaluate(&model, &motion, frame as f32);
+        inst.evaluate(&model, &motion, frame as f32).unwrap();
         frame = if frame >= end { 0 } else { frame + 1 };
     });
     c.bench_function("pose_only_30fps", |b| {
         b.iter(|| {
-            inst.evaluate(&model, &motion, frame as f32);
+            inst.evaluate(&model, &motion, frame as f32).unwrap();
             frame = if frame >= end { 0 } else { frame + 1 };
         })
     });

@@ -10,7 +10,7 @@ use glam::{Affine3A, Quat};
 use odori_format::sjis::SjisName;
 use odori_format::vmd::{Bezier, BoneCurves, BoneKey, Vmd};
 use odori_pose::model::NONE;
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, PoseError};
 
 /// What [`bake`] produced.
 #[derive(Debug, Clone)]
@@ -26,11 +26,19 @@ pub struct Baked {
 /// Simulate `motion` (bound from `original`) from frame 0 through its last key at 30 fps and
 /// return `original` with a key per frame for every bone that a simulated body drives.
 /// `world` is reset at frame 0 whatever it did before.
-pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: &Vmd) -> Baked {
+///
+/// # Errors
+/// [`PoseError::WrongMotion`] when `motion` was not bound to `model`.
+pub fn bake(
+    model: &Model,
+    motion: &Motion,
+    world: &mut PhysicsWorld,
+    original: &Vmd,
+) -> Result<Baked, PoseError> {
     let bones = world.driven_bones();
-    let last_frame = motion.end_frame.max(0.0).ceil() as u32;
+    let last_frame = motion.end_frame().max(0.0).ceil() as u32;
     let name = |b: u32| {
-        let full = &model.bone_sjis[b as usize];
+        let full = &model.bone_sjis()[b as usize];
         let mut raw = [0u8; 15];
         let n = full.len().min(15);
         raw[..n].copy_from_slice(&full[..n]);
@@ -59,12 +67,12 @@ pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: 
     let mut current = previous.clone();
     world.invalidate();
     for frame in 0..=last_frame {
-        world.evaluate(model, motion, &mut inst, frame as f32);
+        world.evaluate(model, motion, &mut inst, frame as f32)?;
         current.clear();
         current.extend(inst.world_transforms());
         for (&b, n) in bones.iter().zip(&names) {
             let b = b as usize;
-            let parents = if model.order_dependent[b] {
+            let parents = if model.order_dependent()[b] {
                 &previous
             } else {
                 &current
@@ -82,11 +90,11 @@ pub fn bake(model: &Model, motion: &Motion, world: &mut PhysicsWorld, original: 
     }
     let mut vmd = original.clone();
     vmd.bones = keys;
-    Baked {
+    Ok(Baked {
         vmd,
         bones,
         last_frame,
-    }
+    })
 }
 
 /// World matrix `world` of bone `b` as a VMD key: rotation and translation (from its rest
@@ -97,7 +105,7 @@ fn local_key(
     world: &Affine3A,
     b: usize,
 ) -> (glam::Vec3, Quat) {
-    let p = model.parent[b];
+    let p = model.parents()[b];
     let parent = if p == NONE {
         Affine3A::IDENTITY
     } else {
@@ -105,6 +113,6 @@ fn local_key(
     };
     let local = parent.inverse() * *world;
     let rotation = Quat::from_mat3a(&local.matrix3).normalize();
-    let translation = glam::Vec3::from(local.translation - model.offset[b]);
+    let translation = glam::Vec3::from(local.translation - model.offsets()[b]);
     (translation, rotation)
 }

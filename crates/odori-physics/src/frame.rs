@@ -1,7 +1,7 @@
 //! The physics stage of one displayed frame, between the pose passes, with seeks detected.
 
 use crate::PhysicsWorld;
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, PoseError};
 
 /// MMD's animation rate: VMD frames per second.
 pub const FPS: f32 = 30.0;
@@ -38,10 +38,21 @@ impl PhysicsWorld {
     /// One whole frame for a single instance: the before-physics pass, [`Self::simulate`],
     /// the after-physics pass. The playback library runs the three itself (so crowds
     /// evaluated in groups get physics too); this is for tools that play one model.
-    pub fn evaluate(&mut self, model: &Model, motion: &Motion, inst: &mut Instance, frame: f32) {
-        inst.before_physics(model, motion, frame);
+    ///
+    /// # Errors
+    /// As [`Instance::evaluate`]: `inst` was not sized for `model` and `motion` (nothing is
+    /// evaluated or stepped).
+    pub fn evaluate(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        inst: &mut Instance,
+        frame: f32,
+    ) -> Result<(), PoseError> {
+        inst.before_physics(model, motion, frame)?;
         self.simulate(model, inst, frame);
         inst.after_physics(model);
+        Ok(())
     }
 
     /// Forget the previous frame: the next [`PhysicsWorld::simulate`] resets the world.

@@ -24,8 +24,8 @@
 //! let mut world = PhysicsWorld::new(&rig, &model, PhysicsConfig::default())?;
 //! let mut inst = Instance::new(&model, &motion);
 //! for frame in 0..300 {
-//!     world.evaluate(&model, &motion, &mut inst, frame as f32);
-//!     // inst.world(b) / inst.skinning now include physics
+//!     world.evaluate(&model, &motion, &mut inst, frame as f32)?;
+//!     // inst.world(b) / inst.skinning() now include physics
 //! }
 //! # Ok(()) }
 //! ```

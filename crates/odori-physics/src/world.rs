@@ -97,7 +97,7 @@ impl PhysicsWorld {
             debug_assert_eq!(index as usize, bodies.len());
             bt_index[i] = Some(index);
             let bone_rest = bone.map_or(Affine3A::IDENTITY, |bn| {
-                Affine3A::from_translation(model.rest[bn as usize].into())
+                Affine3A::from_translation(model.rest_positions()[bn as usize].into())
             });
             let offset = bone_rest.inverse() * b.rest;
             bodies.push(BodyState {
@@ -158,7 +158,7 @@ impl PhysicsWorld {
             .filter(|b| b.mode.is_dynamic())
             .filter_map(|b| b.bone)
             .collect();
-        driven_order.sort_by_key(|&b| model.order_pos[b as usize]);
+        driven_order.sort_by_key(|&b| model.order_positions()[b as usize]);
         driven_order.dedup();
         let n = bodies.len();
         Ok(PhysicsWorld {
@@ -302,9 +302,12 @@ impl PhysicsWorld {
     /// bodies whose bone has physics turned off by the motion (VMD per-bone flag).
     fn sync_kinematic_flags(&mut self, inst: &Instance) {
         for (i, b) in self.bodies.iter_mut().enumerate() {
-            let off = b
-                .bone
-                .is_some_and(|bn| inst.physics_off.get(bn as usize).copied().unwrap_or(false));
+            let off = b.bone.is_some_and(|bn| {
+                inst.physics_off()
+                    .get(bn as usize)
+                    .copied()
+                    .unwrap_or(false)
+            });
             let want = !b.mode.is_dynamic() || off;
             if want != b.kinematic {
                 self.world.set_kinematic(i as u32, want);
@@ -358,8 +361,8 @@ impl PhysicsWorld {
 
 /// Bone `b`'s world matrix with no keys of its own: its parent's world × its rest offset.
 fn unkeyed(model: &Model, inst: &Instance, b: usize) -> Affine3A {
-    let local = Affine3A::from_translation(model.offset[b].into());
-    match model.parent[b] {
+    let local = Affine3A::from_translation(model.offsets()[b].into());
+    match model.parents()[b] {
         NONE => local,
         p => inst.world(p as usize) * local,
     }
@@ -379,21 +382,21 @@ fn dependents(model: &Model, bodies: &[BodyState]) -> Vec<u32> {
     // come first except for order-dependent bones; a parent chain walk handles those.
     let mut out: Vec<u32> = (0..n as u32)
         .filter(|&b| {
-            if driven[b as usize] || model.after_physics[b as usize] {
+            if driven[b as usize] || model.after_physics()[b as usize] {
                 return false;
             }
-            let mut p = model.parent[b as usize];
+            let mut p = model.parents()[b as usize];
             let mut guard = 0;
             while p != NONE && guard <= n {
                 if driven[p as usize] {
                     return true;
                 }
-                p = model.parent[p as usize];
+                p = model.parents()[p as usize];
                 guard += 1;
             }
             false
         })
         .collect();
-    out.sort_by_key(|&b| model.order_pos[b as usize]);
+    out.sort_by_key(|&b| model.order_positions()[b as usize]);
     out
 }

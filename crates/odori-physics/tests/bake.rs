@@ -18,14 +18,14 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
     let Some(mut world) = common::world(rig, model) else {
         return;
     };
-    let baked = bake(model, &motion, &mut world, original);
+    let baked = bake(model, &motion, &mut world, original).unwrap();
     assert!(!baked.bones.is_empty(), "{name}: nothing baked");
     let bytes = vmd::write(&baked.vmd).unwrap();
     let reread = vmd::parse(&bytes).unwrap();
     assert_eq!(reread, baked.vmd);
     let baked_motion = Motion::from_vmd(model, &reread);
     // Every baked key binds (tracks the original already had for other models' bones aside).
-    assert_eq!(baked_motion.unbound, motion.unbound, "{name}");
+    assert_eq!(baked_motion.unbound(), motion.unbound(), "{name}");
 
     // Fresh worlds: a reset world is not bit-identical to a new one (Bullet's broadphase
     // keeps its history), and the comparison is exact.
@@ -36,11 +36,13 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
     let mut replay_phys = Instance::new(model, &baked_motion);
     let mut worst = (0.0f32, 0u32, 0usize);
     for f in 0..=baked.last_frame {
-        world.evaluate(model, &motion, &mut sim, f as f32);
-        replay.evaluate(model, &baked_motion, f as f32);
-        world2.evaluate(model, &baked_motion, &mut replay_phys, f as f32);
+        world.evaluate(model, &motion, &mut sim, f as f32).unwrap();
+        replay.evaluate(model, &baked_motion, f as f32).unwrap();
+        world2
+            .evaluate(model, &baked_motion, &mut replay_phys, f as f32)
+            .unwrap();
         for b in 0..model.bone_count() {
-            let d = (sim.world_position[b] - replay.world_position[b]).length();
+            let d = (sim.world_positions()[b] - replay.world_positions()[b]).length();
             let r = (sim.world(b).matrix3 - replay.world(b).matrix3)
                 .abs()
                 .to_cols_array()
@@ -50,11 +52,11 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
                 worst = (d.max(r), f, b);
             }
             // Played with physics on, the flags turn the baked bones' bodies kinematic.
-            let e = (replay.world_position[b] - replay_phys.world_position[b]).length();
+            let e = (replay.world_positions()[b] - replay_phys.world_positions()[b]).length();
             assert!(
                 e < 1e-4,
                 "{name}: frame {f} bone {}: physics redid a baked bone",
-                model.bone_names[b]
+                model.bone_names()[b]
             );
         }
     }
@@ -63,7 +65,7 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
         baked.bones.len(),
         baked.last_frame + 1,
         worst.0,
-        model.bone_names[worst.2],
+        model.bone_names()[worst.2],
         worst.1
     );
     assert!(
@@ -71,7 +73,7 @@ fn check(name: &str, model: &Model, rig: &PhysicsModel, original: &vmd::Vmd) {
         "{name}: replay off by {} at frame {} bone {}",
         worst.0,
         worst.1,
-        model.bone_names[worst.2]
+        model.bone_names()[worst.2]
     );
 }
 

@@ -40,13 +40,13 @@ fn gene_crowd_in_groups_with_physics() {
     let mut compared = 0;
     for f in 0..90 {
         let frames: Vec<f32> = offsets.iter().map(|o| o + f as f32).collect();
-        before_physics_group(&model, &motion, &mut grouped, &frames);
+        before_physics_group(&model, &motion, &mut grouped, &frames).unwrap();
         for ((w, inst), &at) in grouped_worlds.iter_mut().zip(&mut grouped).zip(&frames) {
             w.simulate(&model, inst, at);
         }
         after_physics_group(&model, &mut grouped);
         for ((w, inst), &at) in single_worlds.iter_mut().zip(&mut single).zip(&frames) {
-            w.evaluate(&model, &motion, inst, at);
+            w.evaluate(&model, &motion, inst, at).unwrap();
         }
         for (g, s) in grouped.iter().zip(&single) {
             let bits = |i: &Instance| -> Vec<u32> {

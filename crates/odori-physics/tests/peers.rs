@@ -116,7 +116,7 @@ fn compare(model: &Model, motion: &Motion, rig: &PhysicsModel, peers: &[&Dump]) 
         early_worst: (0.0, 0, String::new()),
     };
     for f in 0..=600u32 {
-        world.evaluate(model, motion, &mut inst, f as f32);
+        world.evaluate(model, motion, &mut inst, f as f32).unwrap();
         let frames: Vec<_> = peers.iter().filter_map(|p| p.frames.get(&f)).collect();
         if frames.is_empty() {
             continue;
@@ -125,7 +125,7 @@ fn compare(model: &Model, motion: &Motion, rig: &PhysicsModel, peers: &[&Dump]) 
         // there.
         assert_eq!(frames.len(), peers.len(), "frame {f} missing from a dump");
         for &(bone, name) in &bones {
-            let ours = inst.world_position[bone].to_array();
+            let ours = inst.world_positions()[bone].to_array();
             let d = frames
                 .iter()
                 .map(|p| dist(ours, p[name]))

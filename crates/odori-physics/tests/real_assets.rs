@@ -49,18 +49,18 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
         joint_gaps: Vec::new(),
     };
     for f in 0..frames {
-        world.evaluate(model, motion, &mut inst, f as f32);
+        world.evaluate(model, motion, &mut inst, f as f32).unwrap();
         let bodies = world.body_transforms();
         for (body, now) in rig.bodies.iter().zip(&bodies) {
             let (Some(bone), Some(now)) = (body.bone, now) else {
                 continue;
             };
-            let parent = model.parent[bone as usize];
+            let parent = model.parents()[bone as usize];
             if !body.mode.is_dynamic() || parent == NONE || is_counterweight(body) {
                 continue;
             }
-            let rest = (body.rest.translation - model.rest[parent as usize]).length();
-            let d = (now.translation - inst.world_position[parent as usize]).length();
+            let rest = (body.rest.translation - model.rest_positions()[parent as usize]).length();
+            let d = (now.translation - inst.world_positions()[parent as usize]).length();
             let stretch = (d - rest).abs();
             assert!(
                 stretch.is_finite(),
@@ -98,22 +98,22 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
 /// animated position and swing about it.
 fn movement(model: &Model, motion: &Motion, run: &Run, bone: usize) -> f32 {
     let tip = (0..model.bone_count())
-        .find(|&c| model.parent[c] == bone as u32)
+        .find(|&c| model.parents()[c] == bone as u32)
         .map_or(Vec3A::new(0.0, -1.0, 0.0), |c| {
-            model.rest[c] - model.rest[bone]
+            model.rest_positions()[c] - model.rest_positions()[bone]
         });
     let mut inst = Instance::new(model, motion);
     let mut max: f32 = 0.0;
     for (f, world) in run.frames.iter().enumerate() {
-        inst.evaluate(model, motion, f as f32);
+        inst.evaluate(model, motion, f as f32).unwrap();
         let d = world[bone].transform_vector3a(tip) - inst.world(bone).transform_vector3a(tip);
-        max = max.max((d + world[bone].translation - inst.world_position[bone]).length());
+        max = max.max((d + world[bone].translation - inst.world_positions()[bone]).length());
     }
     max
 }
 
 fn check(name: &str, model: &Model, motion: &Motion, rig: &PhysicsModel, moving: &[&str]) {
-    let frames = motion.end_frame as u32 + 1;
+    let frames = motion.end_frame() as u32 + 1;
     let Some(a) = simulate(model, motion, rig, frames) else {
         return;
     };

@@ -79,7 +79,9 @@ fn bad_bodies_and_joints_are_dropped_with_diagnostics() {
     let motion = Motion::from_vmd(&model, &sway());
     let mut inst = Instance::new(&model, &motion);
     for f in 0..60 {
-        world.evaluate(&model, &motion, &mut inst, f as f32);
+        world
+            .evaluate(&model, &motion, &mut inst, f as f32)
+            .unwrap();
     }
     assert!(inst.world_transforms().all(|w| w.is_finite()));
 }
@@ -113,7 +115,7 @@ fn run(
     Some(
         (0..n)
             .map(|f| {
-                world.evaluate(model, motion, &mut inst, f as f32);
+                world.evaluate(model, motion, &mut inst, f as f32).unwrap();
                 inst.world_transforms().collect::<Vec<_>>()
             })
             .collect(),
@@ -135,8 +137,10 @@ fn hair_swings_stays_jointed_and_carries_its_tip() {
     let mut animated = Instance::new(&model, &motion);
     let (mut max_swing, mut max_joint): (f32, f32) = (0.0, 0.0);
     for f in 0..120 {
-        world.evaluate(&model, &motion, &mut inst, f as f32);
-        animated.evaluate(&model, &motion, f as f32);
+        world
+            .evaluate(&model, &motion, &mut inst, f as f32)
+            .unwrap();
+        animated.evaluate(&model, &motion, f as f32).unwrap();
         assert!(inst.world_transforms().all(|w| w.is_finite()), "frame {f}");
         // Mode 2: hair 1 keeps its animated position (its root on the head).
         let root_gap = (pos(&inst.world(HAIR1)) - pos(&animated.world(HAIR1))).length();
@@ -202,7 +206,7 @@ fn vmd_physics_off_flag_makes_the_hair_follow_its_bones() {
     };
     let mut animated = Instance::new(&model, &motion);
     for (f, world) in frames.iter().enumerate() {
-        animated.evaluate(&model, &motion, f as f32);
+        animated.evaluate(&model, &motion, f as f32).unwrap();
         for b in [HAIR1, HAIR2, TIP] {
             let d = (pos(&world[b]) - pos(&animated.world(b))).length();
             assert!(d < 1e-5, "frame {f} bone {b}: {d} from its animation");
@@ -223,13 +227,13 @@ fn a_seek_resets_to_what_a_fresh_start_gives() {
         Instance::new(&model, &motion),
     );
     for f in 0..40 {
-        a.evaluate(&model, &motion, &mut ia, f as f32);
+        a.evaluate(&model, &motion, &mut ia, f as f32).unwrap();
     }
     // Backwards to 10: a reset there, then the same frames as a world started at 10.
     for f in 10..30 {
-        a.evaluate(&model, &motion, &mut ia, f as f32);
-        b.evaluate(&model, &motion, &mut ib, f as f32);
-        for (x, y) in ia.world_position.iter().zip(&ib.world_position) {
+        a.evaluate(&model, &motion, &mut ia, f as f32).unwrap();
+        b.evaluate(&model, &motion, &mut ib, f as f32).unwrap();
+        for (x, y) in ia.world_positions().iter().zip(ib.world_positions()) {
             assert!((*x - *y).length() < 1e-4, "frame {f}");
         }
     }
@@ -250,7 +254,9 @@ fn a_description_for_another_model_does_not_index_past_its_bones() {
     let motion = Motion::empty(&model);
     let mut inst = Instance::new(&model, &motion);
     for f in 0..10 {
-        world.evaluate(&model, &motion, &mut inst, f as f32);
+        world
+            .evaluate(&model, &motion, &mut inst, f as f32)
+            .unwrap();
     }
     assert!(inst.world_transforms().all(|w| w.is_finite()));
 }

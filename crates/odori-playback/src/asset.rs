@@ -83,7 +83,7 @@ impl ModelAsset {
             ModelFile::Pmx(p) => PhysicsModel::from_pmx(p, &pose),
             ModelFile::Pmd(p) => PhysicsModel::from_pmd(p, &pose),
         };
-        let warnings = (pose.diagnostics.iter())
+        let warnings = (pose.diagnostics().iter())
             .chain(mesh.diagnostics())
             .map(|d| format!("{label}: {d}"))
             .chain(

@@ -102,7 +102,7 @@ pub fn scene_from_files(
                 motions.push(m);
             }
             let i = scene.add_model_files(Arc::new(asset), &motions);
-            let unbound = &scene.models()[i].motion().unbound;
+            let unbound = scene.models()[i].motion().unbound();
             if !unbound.is_empty() {
                 const SHOWN: usize = 5;
                 let names: Vec<&str> = unbound.iter().take(SHOWN).map(String::as_str).collect();

@@ -168,7 +168,9 @@ impl Player {
         {
             let model = m.asset().pose();
             let motion = m.motion();
-            d.inst.before_physics(model, motion, frame);
+            d.inst
+                .before_physics(model, motion, frame)
+                .expect("the player sized each instance for its scene model and motion");
             if let Some(world) = &mut d.physics {
                 world.simulate(model, &mut d.inst, frame);
             }

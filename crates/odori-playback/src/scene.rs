@@ -163,7 +163,7 @@ impl Scene {
     /// The last frame with any key (bones, morphs or camera) in any motion.
     pub fn end_frame(&self) -> f32 {
         (self.models.iter())
-            .map(|m| m.motion.end_frame)
+            .map(|m| m.motion.end_frame())
             .fold(0.0f32, f32::max)
             .max(self.camera.as_ref().map_or(0.0, |c| c.end_frame()))
     }

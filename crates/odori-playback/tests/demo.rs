@@ -15,8 +15,12 @@ fn demo_rig_moves_and_morphs() {
         "{:?}",
         m.asset().warnings()
     );
-    assert!(m.motion().unbound.is_empty(), "{:?}", m.motion().unbound);
-    assert_eq!(model.solvers.len(), 2, "two leg IK solvers");
+    assert!(
+        m.motion().unbound().is_empty(),
+        "{:?}",
+        m.motion().unbound()
+    );
+    assert_eq!(model.solvers().len(), 2, "two leg IK solvers");
     assert!(scene.camera().is_some(), "the demo dance has camera keys");
     let mut player = Player::new(scene.clone(), PlayerOptions::default());
     let mut frame = Frame::default();

@@ -46,8 +46,8 @@ fn compare(scene: Scene, physics: bool, frames: &[f64]) -> usize {
     for &f in frames {
         player.evaluate_at(f, &mut frame);
         match &mut world {
-            Some(w) => w.evaluate(model, motion, &mut inst, f as f32),
-            None => inst.evaluate(model, motion, f as f32),
+            Some(w) => w.evaluate(model, motion, &mut inst, f as f32).unwrap(),
+            None => inst.evaluate(model, motion, f as f32).unwrap(),
         }
         let got: &ModelFrame = &frame.models()[0];
         assert!(same_bits(got.skinning(), inst.skinning()), "frame {f}");
@@ -168,7 +168,7 @@ fn files_group_into_models_and_motions() {
     let (scene, _warnings) = scene_from_files(&files, None).expect("loads");
     assert_eq!(scene.models().len(), 2);
     for m in scene.models() {
-        assert!(m.motion().end_frame > 2000.0, "each model got its dance");
+        assert!(m.motion().end_frame() > 2000.0, "each model got its dance");
     }
     let missing = scene_from_files(&[Path::new("no/such.pmx").to_path_buf()], None)
         .err()

@@ -24,16 +24,16 @@ fn evaluate(c: &mut Criterion) {
     let Some((model, motion)) = load() else {
         return;
     };
-    let frames = motion.end_frame as usize + 1;
+    let frames = motion.end_frame() as usize + 1;
     let mut inst = Instance::new(&model, &motion);
     let mut g = c.benchmark_group("gene_wavefile");
     g.sample_size(20);
     g.bench_function(format!("playback_{frames}_frames"), |b| {
         b.iter(|| {
             for f in 0..frames {
-                inst.evaluate(&model, &motion, f as f32);
+                inst.evaluate(&model, &motion, f as f32).unwrap();
             }
-            black_box(&inst.skinning);
+            black_box(inst.skinning());
         })
     });
     let mut pool: Vec<Instance> = (0..1000).map(|_| Instance::new(&model, &motion)).collect();
@@ -48,7 +48,7 @@ fn evaluate(c: &mut Criterion) {
                     for (j, f) in at.iter_mut().enumerate().take(chunk.len()) {
                         *f = (((c * GROUP + j) * 37 + tick) % frames) as f32;
                     }
-                    evaluate_group(&model, &motion, chunk, &at[..chunk.len()]);
+                    evaluate_group(&model, &motion, chunk, &at[..chunk.len()]).unwrap();
                 });
         })
     });
@@ -56,7 +56,8 @@ fn evaluate(c: &mut Criterion) {
         b.iter(|| {
             tick += 1;
             pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
-                inst.evaluate(&model, &motion, ((i * 37 + tick) % frames) as f32);
+                inst.evaluate(&model, &motion, ((i * 37 + tick) % frames) as f32)
+                    .unwrap();
             });
         })
     });

@@ -9,6 +9,7 @@
 //! leg's lanes (and the next eight instances') in the same loop to fill the processor while
 //! one chain of operations waits on the last.
 
+use crate::PoseError;
 use crate::instance::Instance;
 use crate::model::{Model, Step};
 use crate::motion::Motion;
@@ -21,7 +22,8 @@ pub const GROUP: usize = 16;
 
 /// Whether solver `si`'s solves in a group run side by side in vector lanes on this machine
 /// (rather than on each instance in turn): a plain-path solver whose links all take step
-/// forms done there, such as legs, on a machine with AVX2.
+/// forms done there, such as legs, on a machine with AVX2 (`testing` feature).
+#[cfg(feature = "testing")]
 pub fn solves_side_by_side(model: &Model, si: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -37,16 +39,29 @@ pub fn solves_side_by_side(model: &Model, si: usize) -> bool {
 /// Evaluate `instances[i]` at frame `frames[i]` (no physics), with the same results to the
 /// bit as [`Instance::evaluate`] on each in turn.
 ///
+/// # Errors
+/// As [`Instance::evaluate`], when some instance was not sized for `model` and `motion`;
+/// then no instance is changed.
+///
 /// # Panics
 /// When `frames` and `instances` differ in length or hold more than [`GROUP`].
-pub fn evaluate_group(model: &Model, motion: &Motion, instances: &mut [Instance], frames: &[f32]) {
-    before_physics_group(model, motion, instances, frames);
+pub fn evaluate_group(
+    model: &Model,
+    motion: &Motion,
+    instances: &mut [Instance],
+    frames: &[f32],
+) -> Result<(), PoseError> {
+    before_physics_group(model, motion, instances, frames)?;
     after_physics_group(model, instances);
+    Ok(())
 }
 
 /// The first half of [`evaluate_group`]: sample, morphs and the before-physics pass of every
 /// instance, as [`Instance::before_physics`] gives them. A physics stage steps each instance
 /// between this and [`after_physics_group`], so a crowd evaluated in groups has physics too.
+///
+/// # Errors
+/// As [`evaluate_group`].
 ///
 /// # Panics
 /// When `frames` and `instances` differ in length or hold more than [`GROUP`].
@@ -55,8 +70,9 @@ pub fn before_physics_group(
     motion: &Motion,
     instances: &mut [Instance],
     frames: &[f32],
-) {
+) -> Result<(), PoseError> {
     assert!(instances.len() == frames.len() && instances.len() <= GROUP);
+    Instance::check_all(instances, model, motion)?;
     for (inst, &frame) in instances.iter_mut().zip(frames) {
         inst.sample(model, motion, frame);
         morph::apply(model, inst);
@@ -66,6 +82,7 @@ pub fn before_physics_group(
     for step in &model.before_physics {
         run_step(model, instances, step);
     }
+    Ok(())
 }
 
 /// The second half of [`evaluate_group`]: the after-physics pass of every instance, as

@@ -6,7 +6,7 @@
 use crate::material::MaterialState;
 use crate::model::{Model, NONE};
 use crate::motion::Motion;
-use crate::{fk, ik, morph, sample};
+use crate::{PoseError, fk, ik, morph, sample};
 use glam::{Affine3A, Mat3A, Mat4, Quat, Vec3A};
 
 /// Switches for one evaluation.
@@ -22,28 +22,44 @@ impl Default for Options {
     }
 }
 
-/// The pose of one model instance.
+/// One stage of an evaluation, run alone by [`Instance::run_stage`]. In this order they make
+/// [`Instance::evaluate`] (physics, when it runs, steps between `BeforePhysics` and
+/// `AfterPhysics`); `odori bench` times each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Sample every track at the frame: pose, morph weights, visibility, IK on/off.
+    Sample,
+    /// Expand group and flip morphs; apply bone and material morphs.
+    Morphs,
+    /// The before-physics pass: FK, append and IK, layer by layer.
+    BeforePhysics,
+    /// The after-physics pass; skinning matrices are then complete.
+    AfterPhysics,
+}
+
+/// The pose of one model instance: every buffer an evaluation writes, sized for one model
+/// and one motion ([`Instance::new`]), which it refuses to mix with any other.
 #[derive(Debug, Clone)]
 pub struct Instance {
-    pub options: Options,
+    pub(crate) options: Options,
     /// Sampled (animated) local translation and rotation, with bone morphs added. Write them
     /// through [`Instance::set_pose`], which keeps `posed` in step.
-    pub pose_translation: Vec<Vec3A>,
-    pub pose_rotation: Vec<Quat>,
+    pub(crate) pose_translation: Vec<Vec3A>,
+    pub(crate) pose_rotation: Vec<Quat>,
     /// Per bone: a track or a bone morph set its pose this frame. A bone without it is at
     /// rest, and neither the next sampling nor the world pass reads its pose: for a thousand
     /// dancers, those are most of the pose bytes they would otherwise bring into the cache.
     pub(crate) posed: Vec<bool>,
     /// IK result per link: its local rotation (before its grant) from its last solve this
     /// frame, used instead of the animated rotation while `ik_solved`.
-    pub ik_rotation: Vec<Quat>,
+    pub(crate) ik_rotation: Vec<Quat>,
     /// True for links some solver turned this frame.
-    pub ik_solved: Vec<bool>,
+    pub(crate) ik_solved: Vec<bool>,
     /// IK rotation (result × animated⁻¹) carried between evaluations, for the links in
     /// [`Model::ik_retained`].
-    pub ik_history: Vec<Quat>,
+    pub(crate) ik_history: Vec<Quat>,
     /// True while an effector's rotation grant is dropped by its active IK (see `ik`).
-    pub grant_dropped: Vec<bool>,
+    pub(crate) grant_dropped: Vec<bool>,
     /// Rotation matrix a limited IK step built for a link, used by FK while its solver runs
     /// (`ik_matrix_set`).
     pub(crate) ik_matrix: Vec<Mat3A>,
@@ -56,48 +72,53 @@ pub struct Instance {
     /// The running plain-path solvers' links (`ik::LinkState`), likewise.
     pub(crate) link_states: Vec<ik::LinkState>,
     /// Append (付与) results.
-    pub append_translation: Vec<Vec3A>,
-    pub append_rotation: Vec<Quat>,
+    pub(crate) append_translation: Vec<Vec3A>,
+    pub(crate) append_rotation: Vec<Quat>,
     /// Full local transform (displacement from rest offset, and rotation) used by FK.
-    pub local_translation: Vec<Vec3A>,
-    pub local_rotation: Vec<Quat>,
+    pub(crate) local_translation: Vec<Vec3A>,
+    pub(crate) local_rotation: Vec<Quat>,
     /// Per bone: its local transform is at rest (identity, zero), so a bone at rest again
     /// neither reads nor writes it (`fk`).
     pub(crate) local_at_rest: Vec<bool>,
     /// Each IK effector's position from its own world pass this frame (IK's stale-effector
     /// rule), by [`Model::effector_slot`]; for [`Model::late_effectors`] before their pass,
     /// their position at the end of the previous evaluation.
-    pub effector_pass: Vec<Vec3A>,
+    pub(crate) effector_pass: Vec<Vec3A>,
     /// World × inverse bind (bind = translation to the rest position), kept by FK.
-    pub skinning: Vec<Affine3A>,
+    pub(crate) skinning: Vec<Affine3A>,
     /// World (model-space) position of each bone, indexed by file bone index. With the
     /// rotation part of `skinning` (a bone's world and skinning matrices share it) it makes
     /// the bone's world transform ([`Instance::world`]); stored once, so a thousand dancers
     /// write 48 bytes less per bone and frame. Write through [`Instance::set_world`]
     /// (physics), which keeps both in step.
-    pub world_position: Vec<Vec3A>,
+    pub(crate) world_position: Vec<Vec3A>,
     /// Sampled morph weights (what the motion says).
-    pub morph_weights: Vec<f32>,
+    pub(crate) morph_weights: Vec<f32>,
     /// Morph weights after expanding group and flip morphs (what deformation applies).
-    pub effective_morph_weights: Vec<f32>,
+    pub(crate) effective_morph_weights: Vec<f32>,
     /// Material morph state per material, recomputed by the morph pass.
-    pub materials: Vec<MaterialState>,
+    pub(crate) materials: Vec<MaterialState>,
     /// Whether a material morph changed `materials` since they were last reset: only then
     /// does the next morph pass reset them (a frame without material morphs writes none of
     /// their bytes, which matters to a thousand dancers).
     pub(crate) materials_touched: bool,
     /// IK on/off per solver from property keys.
-    pub ik_enabled: Vec<bool>,
+    pub(crate) ik_enabled: Vec<bool>,
     /// Model visibility from property keys.
-    pub visible: bool,
+    pub(crate) visible: bool,
     /// Per-bone physics switch from VMD keys (true = this bone's body follows the bone).
-    pub physics_off: Vec<bool>,
+    pub(crate) physics_off: Vec<bool>,
     pub(crate) bone_cursors: Vec<u32>,
     pub(crate) morph_cursors: Vec<u32>,
+    /// Identity of the model this instance was sized for.
+    model: u64,
+    /// Identity of the motion its track cursors were sized for.
+    motion: u64,
 }
 
 impl Instance {
-    /// Buffers for `model`, with `motion`'s track cursors; posed at rest.
+    /// Buffers for `model`, with `motion`'s track cursors; posed at rest. The instance
+    /// evaluates this model and motion (or their clones) only: see [`Instance::evaluate`].
     pub fn new(model: &Model, motion: &Motion) -> Instance {
         let n = model.bone_count();
         let side_by_side = model.side_by_side_sizes();
@@ -136,27 +157,135 @@ impl Instance {
             physics_off: vec![false; n],
             bone_cursors: vec![0; motion.bone_tracks.len()],
             morph_cursors: vec![0; motion.morph_tracks.len()],
+            model: model.id,
+            motion: motion.id,
         }
     }
 
+    /// Size the instance for `motion` (of `model`): the motion plays from here on, from its
+    /// first key. With the same model the pose buffers stay (IK rotations carried between
+    /// evaluations included) and only the track cursors and the motion's per-bone physics
+    /// switches start afresh; with another model it is [`Instance::new`]'s, options kept.
+    /// Allocates when the motion has more tracks than the last, or the model is another.
+    pub fn rebind(&mut self, model: &Model, motion: &Motion) {
+        if model.id != self.model {
+            let options = self.options;
+            *self = Instance::new(model, motion);
+            self.options = options;
+            return;
+        }
+        self.bone_cursors.clear();
+        self.bone_cursors.resize(motion.bone_tracks.len(), 0);
+        self.morph_cursors.clear();
+        self.morph_cursors.resize(motion.morph_tracks.len(), 0);
+        self.physics_off.fill(false);
+        self.motion = motion.id;
+    }
+
+    /// `Ok` when this instance was sized for `model` and `motion`, and `motion` was bound to
+    /// `model`.
+    #[inline]
+    fn check(&self, model: &Model, motion: &Motion) -> Result<(), PoseError> {
+        if model.id != self.model {
+            return Err(PoseError::WrongModel {
+                expected: self.model,
+                found: model.id,
+            });
+        }
+        if motion.id != self.motion || motion.model != self.model {
+            return Err(PoseError::WrongMotion {
+                expected: self.motion,
+                model: self.model,
+                found: motion.id,
+                found_model: motion.model,
+            });
+        }
+        Ok(())
+    }
+
+    /// Switches for the next evaluations.
+    #[inline]
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Change the switches for the next evaluations (`inst.options_mut().ik = false`).
+    #[inline]
+    pub fn options_mut(&mut self) -> &mut Options {
+        &mut self.options
+    }
+
     /// Evaluate frame `frame` fully (no physics): both passes and skinning matrices.
-    pub fn evaluate(&mut self, model: &Model, motion: &Motion, frame: f32) {
-        self.before_physics(model, motion, frame);
+    ///
+    /// # Errors
+    /// [`PoseError::WrongModel`] or [`PoseError::WrongMotion`] when this instance was not
+    /// sized for `model` and `motion` (see [`Instance::rebind`]); the instance is unchanged.
+    pub fn evaluate(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        frame: f32,
+    ) -> Result<(), PoseError> {
+        self.before_physics(model, motion, frame)?;
         self.after_physics(model);
+        Ok(())
     }
 
     /// Sample, apply morphs, and run the before-physics pass. Physics steps between this and
     /// [`Instance::after_physics`], reading world transforms and writing those of simulated bones
     /// ([`Instance::world`], [`Instance::set_world`]).
-    pub fn before_physics(&mut self, model: &Model, motion: &Motion, frame: f32) {
+    ///
+    /// # Errors
+    /// As [`Instance::evaluate`].
+    pub fn before_physics(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        frame: f32,
+    ) -> Result<(), PoseError> {
+        self.check(model, motion)?;
         self.sample(model, motion, frame);
         morph::apply(model, self);
         self.before_physics_pass(model);
+        Ok(())
+    }
+
+    /// Run one stage of an evaluation alone (`frame` is read by [`Stage::Sample`] only):
+    /// [`Instance::evaluate`] is the four in [`Stage`]'s order. For timing each stage, and
+    /// for a pose set by hand ([`Instance::set_pose`]) between sampling and the world pass.
+    ///
+    /// # Errors
+    /// As [`Instance::evaluate`].
+    pub fn run_stage(
+        &mut self,
+        model: &Model,
+        motion: &Motion,
+        frame: f32,
+        stage: Stage,
+    ) -> Result<(), PoseError> {
+        self.check(model, motion)?;
+        match stage {
+            Stage::Sample => self.sample(model, motion, frame),
+            Stage::Morphs => morph::apply(model, self),
+            Stage::BeforePhysics => self.before_physics_pass(model),
+            Stage::AfterPhysics => self.after_physics(model),
+        }
+        Ok(())
+    }
+
+    /// `Ok` for a group of instances that [`Instance::check`] accepts each.
+    #[inline]
+    pub(crate) fn check_all(
+        instances: &[Instance],
+        model: &Model,
+        motion: &Motion,
+    ) -> Result<(), PoseError> {
+        instances.iter().try_for_each(|i| i.check(model, motion))
     }
 
     /// The before-physics pass alone (FK, append and IK, layer by layer) on the already
     /// sampled and morphed pose.
-    pub fn before_physics_pass(&mut self, model: &Model) {
+    pub(crate) fn before_physics_pass(&mut self, model: &Model) {
         self.ik_solved.fill(false);
         for step in &model.before_physics {
             self.run_step(model, step);
@@ -266,15 +395,9 @@ impl Instance {
         }
     }
 
-    /// Forget the IK rotations carried between evaluations (see [`Model::ik_retained`]), to
-    /// start an independent sequence of evaluations.
-    pub fn reset_ik_history(&mut self) {
-        self.ik_history.fill(Quat::IDENTITY);
-    }
-
     /// Sample every track at `frame` into the pose buffers and morph weights (no morphs
     /// applied yet: see [`crate::morph::apply`]).
-    pub fn sample(&mut self, model: &Model, motion: &Motion, frame: f32) {
+    pub(crate) fn sample(&mut self, model: &Model, motion: &Motion, frame: f32) {
         // Back to rest: only the bones posed last frame (most bones are at rest already, and
         // a thousand dancers' memory traffic is what their evaluation waits on).
         for (b, posed) in self.posed.iter_mut().enumerate() {
@@ -379,5 +502,30 @@ impl Instance {
     #[inline]
     pub fn physics_off(&self) -> &[bool] {
         &self.physics_off
+    }
+
+    /// Per bone: some IK solver turned this link in the last evaluation (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn ik_solved(&self) -> &[bool] {
+        &self.ik_solved
+    }
+
+    /// Each bone's sampled local rotation, bone morphs included (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn pose_rotations(&self) -> &[Quat] {
+        &self.pose_rotation
+    }
+
+    /// Each bone's full local rotation as FK last used it, IK and append included
+    /// (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn local_rotations(&self) -> &[Quat] {
+        &self.local_rotation
+    }
+
+    /// Set morph `m`'s sampled weight, for the next [`Stage::Morphs`] (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn set_morph_weight(&mut self, m: usize, weight: f32) {
+        self.morph_weights[m] = weight;
     }
 }

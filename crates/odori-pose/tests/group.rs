@@ -10,7 +10,7 @@
 mod common;
 
 use odori_pose::counters;
-use odori_pose::group::solves_side_by_side;
+use odori_pose::solves_side_by_side;
 use odori_pose::{GROUP, Instance, Model, Motion, evaluate_group};
 
 /// Evaluate `count` instances for `ticks` ticks, instance `i` at `frame(i, tick)`, once in
@@ -28,7 +28,7 @@ fn assert_groups_change_nothing(
         (0..count)
             .map(|i| {
                 let mut inst = Instance::new(model, motion);
-                inst.options.ik = !ik_off(i);
+                inst.options_mut().ik = !ik_off(i);
                 inst
             })
             .collect()
@@ -41,13 +41,13 @@ fn assert_groups_change_nothing(
             let frames: Vec<f32> = (0..chunk.len())
                 .map(|j| frame(c * GROUP + j, tick))
                 .collect();
-            evaluate_group(model, motion, chunk, &frames);
+            evaluate_group(model, motion, chunk, &frames).unwrap();
         }
         let grouped_counts = counters::take();
         visits += grouped_counts.wide_visits;
         lane_steps += grouped_counts.wide_lane_steps;
         for (i, inst) in alone.iter_mut().enumerate() {
-            inst.evaluate(model, motion, frame(i, tick));
+            inst.evaluate(model, motion, frame(i, tick)).unwrap();
         }
         assert_eq!(
             counters::take().wide_lane_steps,
@@ -61,20 +61,21 @@ fn assert_groups_change_nothing(
     }
     println!(
         "{}: {visits} eight-lane visits, {lane_steps} lane steps ({:.0} % of lanes busy)",
-        model.name,
+        model.name(),
         100.0 * lane_steps as f64 / (8 * visits).max(1) as f64
     );
     if eight_lane_solves_expected() {
         assert!(
             visits > 0 && lane_steps > 0,
             "{}: no eight-lane step ran",
-            model.name
+            model.name()
         );
     } else {
         assert_eq!(
-            lane_steps, 0,
+            lane_steps,
+            0,
             "{}: eight-lane steps without AVX2",
-            model.name
+            model.name()
         );
     }
 }
@@ -93,7 +94,7 @@ fn eight_lane_solves_expected() -> bool {
 
 fn solver(model: &Model, ik_bone: &str) -> usize {
     let b = model.find_bone(ik_bone).unwrap() as u32;
-    model.solvers.iter().position(|s| s.bone == b).unwrap()
+    model.solvers().iter().position(|s| s.bone == b).unwrap()
 }
 
 #[test]
@@ -162,7 +163,7 @@ fn a_lane_that_needs_the_scalar_step_mid_solve_takes_it_alone() {
     let model = Model::from_pmx(&common::two_legged_rig()).unwrap();
     let knee = model.find_bone("左ひざ").unwrap();
     let goal = model.find_bone("左足ＩＫ").unwrap();
-    let to_knee = model.rest[knee] - model.rest[goal];
+    let to_knee = model.rest_positions()[knee] - model.rest_positions()[goal];
     let flat = [20, 20, 107, 107];
     let still = [0.0, 0.0, 0.0, 1.0];
     let vmd = common::motion_of(vec![
@@ -194,7 +195,7 @@ fn groups_match_one_at_a_time_on_real_models() {
         return;
     };
     for (_, model, motion) in dancers {
-        let end = motion.end_frame as usize + 1;
+        let end = motion.end_frame() as usize + 1;
         // 20 instances spread over the dance, each advancing 11 frames a tick (and seeking
         // back at the end), so the ticks cover it all.
         assert_groups_change_nothing(

@@ -21,7 +21,7 @@ fn run_case(dir: &Path, case: &str) -> Result<f32, String> {
     let motion = Motion::from_vmd(&model, &vmd);
     let mut inst = Instance::new(&model, &motion);
     for _ in 0..exp["evaluations"].as_u64().unwrap_or(1) {
-        inst.evaluate(&model, &motion, 0.0);
+        inst.evaluate(&model, &motion, 0.0).unwrap();
     }
     let tol = exp["tolerance"].as_f64().unwrap() as f32;
     let bone = |name: &str| {
@@ -89,7 +89,7 @@ fn run_case(dir: &Path, case: &str) -> Result<f32, String> {
         let axis = Vec3::from_slice(&vec(&exp["rotation_axis"])).normalize();
         for (name, a) in m {
             let b = bone(name)?;
-            let p = model.parent[b];
+            let p = model.parents()[b];
             let parent = if p == odori_pose::model::NONE {
                 Mat4::IDENTITY
             } else {

@@ -10,39 +10,8 @@
 mod common;
 
 use odori_pose::counters;
-use odori_pose::model::{IkRun, NONE};
+use odori_pose::model::NONE;
 use odori_pose::{Instance, Model, Motion};
-
-/// `model` with every step's solvers run one at a time, in MMD's order.
-fn sequential(model: &Model) -> Model {
-    let mut m = model.clone();
-    let mut runs = Vec::new();
-    for step in m
-        .before_physics
-        .iter_mut()
-        .chain(m.after_physics_steps.iter_mut())
-    {
-        let start = runs.len();
-        runs.extend(step.solvers.clone().map(|s| IkRun {
-            first: s as u32,
-            second: NONE,
-            lockstep: false,
-        }));
-        step.ik_runs = start..runs.len();
-    }
-    m.ik_runs = runs;
-    m
-}
-
-/// `model` with its same-shape pairs solved as two scalar solves side by side rather than in
-/// two-lane rounds.
-fn without_lockstep(model: &Model) -> Model {
-    let mut m = model.clone();
-    for run in &mut m.ik_runs {
-        run.lockstep = false;
-    }
-    m
-}
 
 /// Whether this processor runs pairs of the same shape in two-lane rounds (AVX); prints the
 /// skip notice when not.
@@ -63,28 +32,34 @@ fn two_lane_rounds_expected() -> bool {
 /// Returns how many frames some IK link turned in.
 fn assert_pairing_changes_nothing(model: &Model, motion: &Motion, frames: &[f32]) -> usize {
     assert!(
-        model.ik_runs.iter().any(|r| r.second != NONE),
+        model.ik_runs().any(|(_, second, _)| second != NONE),
         "{}: no solvers paired",
-        model.name
+        model.name()
     );
     // Only pairs of the same shape run in lockstep (miku_v2's legs, for one, are not).
-    let lockstep = model.ik_runs.iter().any(|r| r.lockstep);
+    let lockstep = model.ik_runs().any(|(_, _, lockstep)| lockstep);
     let expected = lockstep && two_lane_rounds_expected();
-    let (_, rounds) = assert_same_poses(model, &without_lockstep(model), motion, frames);
-    let (solved, rounds_again) = assert_same_poses(model, &sequential(model), motion, frames);
-    assert_eq!(rounds, rounds_again, "{}: rounds differ by run", model.name);
+    let (_, rounds) = assert_same_poses(model, &model.without_lockstep(), motion, frames);
+    let (solved, rounds_again) =
+        assert_same_poses(model, &model.solving_one_at_a_time(), motion, frames);
+    assert_eq!(
+        rounds,
+        rounds_again,
+        "{}: rounds differ by run",
+        model.name()
+    );
     println!(
         "{}: {rounds} two-lane rounds over {} frames",
-        model.name,
+        model.name(),
         frames.len()
     );
     if expected {
-        assert!(rounds > 0, "{}: no two-lane round ran", model.name);
+        assert!(rounds > 0, "{}: no two-lane round ran", model.name());
     } else {
         if !lockstep {
-            println!("{}: no pair of the same shape", model.name);
+            println!("{}: no pair of the same shape", model.name());
         }
-        assert_eq!(rounds, 0, "{}: two-lane rounds unexpected", model.name);
+        assert_eq!(rounds, 0, "{}: two-lane rounds unexpected", model.name());
     }
     solved
 }
@@ -104,23 +79,23 @@ fn assert_same_poses(
     let mut rounds = 0;
     counters::take();
     for &f in frames {
-        paired_inst.evaluate(model, motion, f);
+        paired_inst.evaluate(model, motion, f).unwrap();
         rounds += counters::take().twin_rounds;
-        alone_inst.evaluate(alone, motion, f);
+        alone_inst.evaluate(alone, motion, f).unwrap();
         assert_eq!(
             counters::take().twin_rounds,
             0,
             "the reference schedule ran two-lane rounds at frame {f}"
         );
         common::assert_same_matrices(model, &paired_inst, &alone_inst, &format!("at frame {f}"));
-        solved_frames += paired_inst.ik_solved.iter().any(|&s| s) as usize;
+        solved_frames += paired_inst.ik_solved().iter().any(|&s| s) as usize;
     }
     (solved_frames, rounds)
 }
 
 fn solver(model: &Model, ik_bone: &str) -> u32 {
     let b = model.find_bone(ik_bone).unwrap() as u32;
-    model.solvers.iter().position(|s| s.bone == b).unwrap() as u32
+    model.solvers().iter().position(|s| s.bone == b).unwrap() as u32
 }
 
 #[test]
@@ -132,11 +107,7 @@ fn legs_pair_with_legs_and_toes_with_toes_never_a_leg_with_its_own_toe() {
         solver(&model, "右つま先ＩＫ"),
         true,
     );
-    let runs: Vec<(u32, u32, bool)> = model
-        .ik_runs
-        .iter()
-        .map(|r| (r.first, r.second, r.lockstep))
-        .collect();
+    let runs: Vec<(u32, u32, bool)> = model.ik_runs().collect();
     assert_eq!(runs, vec![legs, toes]);
 }
 
@@ -157,7 +128,7 @@ fn paired_solves_match_solving_one_after_the_other_on_real_models() {
         return;
     };
     for (path, model, motion) in dancers {
-        let frames: Vec<f32> = (0..=2 * motion.end_frame as usize)
+        let frames: Vec<f32> = (0..=2 * motion.end_frame() as usize)
             .map(|h| h as f32 * 0.5)
             .collect();
         let solved = assert_pairing_changes_nothing(&model, &motion, &frames);

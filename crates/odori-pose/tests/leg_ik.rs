@@ -123,7 +123,7 @@ fn knees(model: &Model) -> Vec<(usize, f32, f32)> {
             && (l.min.x != 0.0 || l.max.x != 0.0)
     };
     model
-        .solvers
+        .solvers()
         .iter()
         .flat_map(|s| s.links.iter())
         .filter_map(|l| {
@@ -171,11 +171,11 @@ fn leg_ik_against_peers() {
 
         // Knees inside their limits on every frame, in playback order.
         let mut worst_knee = 0f32;
-        for f in 0..=motion.end_frame as u32 {
-            inst.evaluate(&model, &motion, f as f32);
+        for f in 0..=motion.end_frame() as u32 {
+            inst.evaluate(&model, &motion, f as f32).unwrap();
             for &(b, lo, hi) in &knee_list {
                 // q and −q are one rotation: take the one with w ≥ 0, whose angle is ≤ π.
-                let q: Quat = inst.local_rotation[b];
+                let q: Quat = inst.local_rotations()[b];
                 let q = if q.w < 0.0 { -q } else { q };
                 let (axis, angle) = q.to_axis_angle();
                 let x = axis.x * angle;
@@ -218,11 +218,11 @@ fn leg_ik_against_peers() {
             })
             .collect();
         for &f in &frames {
-            inst.evaluate(&model, &motion, f as f32);
+            inst.evaluate(&model, &motion, f as f32).unwrap();
             for b in 0..model.bone_count() {
-                let name = model.bone_names[b].as_str();
+                let name = model.bone_names()[b].as_str();
                 if !ikset.contains(name)
-                    || model.order_dependent[b]
+                    || model.order_dependent()[b]
                     || babylon_misread.contains(name)
                 {
                     continue;
@@ -241,11 +241,15 @@ fn leg_ik_against_peers() {
                     nearer.push(best);
                 }
             }
-            for s in &model.solvers {
+            for s in model.solvers() {
                 let (g, t) = (s.bone as usize, s.target as usize);
-                goal_ours.push(inst.world(g).translation.distance(inst.world_position[t]));
+                goal_ours.push(
+                    inst.world(g)
+                        .translation
+                        .distance(inst.world_positions()[t]),
+                );
                 for (p, (_, d)) in dumps.iter().enumerate() {
-                    let names = (&model.bone_names[g], &model.bone_names[t]);
+                    let names = (&model.bone_names()[g], &model.bone_names()[t]);
                     let (Some(w), Some(&gi), Some(&ti)) = (
                         d.frames.get(&f),
                         idx[p].get(names.0.as_str()),

@@ -103,9 +103,9 @@ fn compare(shared: &Path, dump_path: &Path) -> Result<Comparison, String> {
         .collect();
     let motion = Motion::bind(&model, &sources);
     let mut inst = Instance::new(&model, &motion);
-    inst.options.ik = ik;
+    inst.options_mut().ik = ik;
     let by_name: HashMap<&str, usize> = model
-        .bone_names
+        .bone_names()
         .iter()
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
@@ -120,13 +120,13 @@ fn compare(shared: &Path, dump_path: &Path) -> Result<Comparison, String> {
     }
     let mut rows = Vec::new();
     for (frame, world) in &dump.frames {
-        inst.evaluate(&model, &motion, *frame);
+        inst.evaluate(&model, &motion, *frame).unwrap();
         for (i, name) in dump.names.iter().enumerate() {
             if dump.skip.contains(name) {
                 continue;
             }
             let b = by_name[name.as_str()];
-            if model.order_dependent[b] {
+            if model.order_dependent()[b] {
                 continue;
             }
             let ours = inst.world_matrix(b).to_cols_array();
@@ -240,7 +240,7 @@ fn pmd_follow_bones_match_the_pmx_append_bones_they_were_converted_from() {
     let mut inst = Instance::new(&model, &motion);
     let (mut worst, mut n) = (0f32, 0);
     for (frame, world) in dump.frames.iter().step_by(3) {
-        inst.evaluate(&model, &motion, *frame);
+        inst.evaluate(&model, &motion, *frame).unwrap();
         for (i, name) in dump.names.iter().enumerate() {
             if !follow.contains(name) || ikset.contains(name) {
                 continue;

@@ -8,14 +8,14 @@ use std::collections::HashSet;
 fn check(model: &Model, ikset: &HashSet<String>) -> (usize, f32) {
     let motion = Motion::empty(model);
     let mut inst = Instance::new(model, &motion);
-    inst.evaluate(model, &motion, 0.0);
+    inst.evaluate(model, &motion, 0.0).unwrap();
     let (mut n, mut worst) = (0, 0f32);
     for b in 0..model.bone_count() {
-        if ikset.contains(&model.bone_names[b]) {
+        if ikset.contains(&model.bone_names()[b]) {
             continue;
         }
         let w = inst.world_matrix(b);
-        let pos = (w.w_axis.truncate() - glam::Vec3::from(model.rest[b]))
+        let pos = (w.w_axis.truncate() - glam::Vec3::from(model.rest_positions()[b]))
             .abs()
             .max_element();
         let rot = (glam::Mat3::from_mat4(w) - glam::Mat3::IDENTITY)
@@ -65,8 +65,8 @@ fn real_models_rest_at_rest() {
         let (n, worst) = check(&model, &ik.unwrap_or_default());
         println!(
             "{}: {n} bones outside IK chains, worst deviation from rest {worst:.1e}",
-            model.name
+            model.name()
         );
-        assert!(n > 50 && worst <= 1e-5, "{}: {worst}", model.name);
+        assert!(n > 50 && worst <= 1e-5, "{}: {worst}", model.name());
     }
 }

@@ -5,7 +5,7 @@ mod common;
 
 use glam::Quat;
 use odori_pose::model::IkRules;
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, Stage};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -56,12 +56,12 @@ fn evaluation_allocates_nothing() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     let n = allocations_during(|| {
         for f in 0..240 {
-            inst.evaluate(&model, &motion, f as f32 * 0.25);
+            inst.evaluate(&model, &motion, f as f32 * 0.25).unwrap();
         }
-        inst.evaluate(&model, &motion, 3.0); // a seek backwards
+        inst.evaluate(&model, &motion, 3.0).unwrap(); // a seek backwards
     });
     assert_eq!(n, 0, "{n} allocations while evaluating frames");
 }
@@ -77,10 +77,10 @@ fn real_model_evaluation_allocates_nothing() {
     let model = Model::from_pmx(&odori_format::Pmx::read(p).unwrap()).unwrap();
     let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(v).unwrap());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     let n = allocations_during(|| {
         for f in 0..2810 {
-            inst.evaluate(&model, &motion, f as f32);
+            inst.evaluate(&model, &motion, f as f32).unwrap();
         }
     });
     assert_eq!(n, 0, "{n} allocations over 2,810 frames");
@@ -94,15 +94,109 @@ fn group_evaluation_allocates_nothing() {
         .map(|_| Instance::new(&model, &motion))
         .collect();
     let frames: Vec<f32> = (0..group.len()).map(|i| i as f32 * 3.5).collect();
-    odori_pose::evaluate_group(&model, &motion, &mut group, &frames);
+    odori_pose::evaluate_group(&model, &motion, &mut group, &frames).unwrap();
     let n = allocations_during(|| {
         for tick in 0..60 {
             let at: [f32; odori_pose::GROUP] =
                 std::array::from_fn(|i| (i as f32 * 3.5 + tick as f32 * 0.5) % 60.0);
-            odori_pose::evaluate_group(&model, &motion, &mut group, &at);
+            odori_pose::evaluate_group(&model, &motion, &mut group, &at).unwrap();
         }
     });
     assert_eq!(n, 0, "{n} allocations while evaluating groups");
+}
+
+/// Every world and skinning matrix of `inst`, as bits.
+fn pose_bits(inst: &Instance) -> Vec<u32> {
+    inst.world_transforms()
+        .chain(inst.skinning().iter().copied())
+        .flat_map(|a| a.to_cols_array())
+        .map(f32::to_bits)
+        .collect()
+}
+
+/// An instance plays the motion it was sized for and no other: another motion of its model,
+/// a motion of another model, or another model are refused with an error (and the instance
+/// is left as it was) until it is re-sized for them.
+#[test]
+fn instance_refuses_a_motion_or_model_it_was_not_sized_for() {
+    use odori_pose::PoseError;
+    let pmx = common::rig();
+    let model = Model::from_pmx(&pmx).unwrap();
+    let motion = Motion::from_vmd(&model, &common::dance());
+    let mut inst = Instance::new(&model, &motion);
+    inst.evaluate(&model, &motion, 30.0).unwrap();
+    let before = pose_bits(&inst);
+
+    // Another motion of the same model (here with fewer tracks than the instance's cursors).
+    let other = Motion::empty(&model);
+    let err = inst.evaluate(&model, &other, 30.0).unwrap_err();
+    assert!(matches!(err, PoseError::WrongMotion { .. }), "{err}");
+    assert!(err.to_string().contains("Instance::rebind"), "{err}");
+    assert!(matches!(
+        inst.before_physics(&model, &other, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    assert!(matches!(
+        inst.run_stage(&model, &other, 30.0, Stage::Sample),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    assert!(matches!(
+        odori_pose::evaluate_group(&model, &other, std::slice::from_mut(&mut inst), &[30.0]),
+        Err(PoseError::WrongMotion { .. })
+    ));
+
+    // The same file compiled again is another model; its motions are another model's.
+    let twin = Model::from_pmx(&pmx).unwrap();
+    let twin_motion = Motion::from_vmd(&twin, &common::dance());
+    assert!(matches!(
+        inst.evaluate(&twin, &twin_motion, 30.0),
+        Err(PoseError::WrongModel { .. })
+    ));
+    assert!(matches!(
+        inst.evaluate(&twin, &motion, 30.0),
+        Err(PoseError::WrongModel { .. })
+    ));
+    assert!(matches!(
+        inst.evaluate(&model, &twin_motion, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    // An instance made from a model and a motion bound to another model plays neither.
+    let mut mixed = Instance::new(&model, &twin_motion);
+    assert!(matches!(
+        mixed.evaluate(&model, &twin_motion, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    assert_eq!(
+        pose_bits(&inst),
+        before,
+        "a refused evaluation changed the pose"
+    );
+
+    // Clones are the same model and motion.
+    inst.evaluate(&model.clone(), &motion.clone(), 30.0)
+        .unwrap();
+    assert_eq!(pose_bits(&inst), before);
+
+    // Re-sized for the other motion, it plays that one (as a new instance would) and refuses
+    // the first.
+    inst.rebind(&model, &other);
+    inst.evaluate(&model, &other, 30.0).unwrap();
+    let mut fresh = Instance::new(&model, &other);
+    fresh.evaluate(&model, &other, 30.0).unwrap();
+    assert_eq!(pose_bits(&inst), pose_bits(&fresh));
+    assert!(matches!(
+        inst.evaluate(&model, &motion, 30.0),
+        Err(PoseError::WrongMotion { .. })
+    ));
+    // And for another model, options kept.
+    inst.options_mut().ik = false;
+    inst.rebind(&twin, &twin_motion);
+    assert!(!inst.options().ik);
+    inst.evaluate(&twin, &twin_motion, 30.0).unwrap();
+    assert!(matches!(
+        inst.evaluate(&model, &other, 30.0),
+        Err(PoseError::WrongModel { .. })
+    ));
 }
 
 #[test]
@@ -110,11 +204,14 @@ fn rest_pose_without_motion_keeps_bones_at_rest() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::empty(&model);
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     for b in 0..model.bone_count() {
         let w = inst.world(b);
         assert!(
-            (w.translation - model.rest[b]).abs().max_element() < 1e-5,
+            (w.translation - model.rest_positions()[b])
+                .abs()
+                .max_element()
+                < 1e-5,
             "bone {b}"
         );
         assert!(
@@ -129,9 +226,9 @@ fn append_twist_takes_half_the_arm_rotation() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 40.0);
-    let arm = inst.pose_rotation[10];
-    let twist_local = inst.local_rotation[common::TWIST];
+    inst.evaluate(&model, &motion, 40.0).unwrap();
+    let arm = inst.pose_rotations()[10];
+    let twist_local = inst.local_rotations()[common::TWIST];
     let half = Quat::IDENTITY.slerp(arm, 0.5);
     assert!(close(twist_local, half), "{twist_local:?} vs {half:?}");
 }
@@ -141,9 +238,9 @@ fn group_morph_drives_bone_morph_at_its_ratio() {
     let model = Model::from_pmx(&common::rig()).unwrap();
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 20.0);
-    assert!((inst.morph_weights[1] - 1.0).abs() < 1e-6);
-    assert!((inst.effective_morph_weights[0] - 0.5).abs() < 1e-6);
+    inst.evaluate(&model, &motion, 20.0).unwrap();
+    assert!((inst.morph_weights()[1] - 1.0).abs() < 1e-6);
+    assert!((inst.effective_morph_weights()[0] - 0.5).abs() < 1e-6);
 }
 
 /// A bone that no track moves but a bone morph does (the arm, with the dance's bone keys
@@ -163,10 +260,10 @@ fn bone_morph_pose_lasts_only_while_its_weight_does() {
         local.angle_between(Quat::IDENTITY)
     };
     for frame in [20.0, 60.0, 20.0, 0.0, 35.0, 60.0] {
-        inst.evaluate(&model, &motion, frame);
+        inst.evaluate(&model, &motion, frame).unwrap();
         // The group's weight rises to 1 at frame 20 and falls to 0 at frame 50, and passes
         // half of it to the bone morph, which turns the arm by 30° at full weight.
-        let weight = inst.effective_morph_weights[0];
+        let weight = inst.effective_morph_weights()[0];
         let expected = weight * 30f32.to_radians();
         assert!(
             (turned(&inst) - expected).abs() < 1e-5,
@@ -174,8 +271,8 @@ fn bone_morph_pose_lasts_only_while_its_weight_does() {
             turned(&inst)
         );
         if weight == 0.0 {
-            assert_eq!(inst.pose_rotation[arm], Quat::IDENTITY, "frame {frame}");
-            assert_eq!(inst.local_rotation[arm], Quat::IDENTITY, "frame {frame}");
+            assert_eq!(inst.pose_rotations()[arm], Quat::IDENTITY, "frame {frame}");
+            assert_eq!(inst.local_rotations()[arm], Quat::IDENTITY, "frame {frame}");
         }
     }
 }
@@ -189,13 +286,15 @@ fn set_pose_moves_an_untracked_bone() {
     let mut inst = Instance::new(&model, &motion);
     let arm = 10;
     let q = Quat::from_rotation_z(0.4);
-    inst.sample(&model, &motion, 0.0);
-    odori_pose::morph::apply(&model, &mut inst);
+    inst.run_stage(&model, &motion, 0.0, Stage::Sample).unwrap();
+    inst.run_stage(&model, &motion, 0.0, Stage::Morphs).unwrap();
     inst.set_pose(arm, glam::Vec3A::ZERO, q);
-    inst.before_physics_pass(&model);
-    inst.after_physics(&model);
+    inst.run_stage(&model, &motion, 0.0, Stage::BeforePhysics)
+        .unwrap();
+    inst.run_stage(&model, &motion, 0.0, Stage::AfterPhysics)
+        .unwrap();
     assert!(close(Quat::from_mat3a(&inst.world(arm).matrix3), q));
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     assert!(close(
         Quat::from_mat3a(&inst.world(arm).matrix3),
         Quat::IDENTITY
@@ -224,16 +323,18 @@ fn material_morph_state_returns_to_neutral() {
     let blush = model.find_morph("blush").unwrap();
     let mut inst = Instance::new(&model, &motion);
     let pass = |inst: &mut Instance, weight: f32| {
-        inst.sample(&model, &motion, 10.0);
-        inst.morph_weights[blush] = weight;
-        odori_pose::morph::apply(&model, inst);
+        inst.run_stage(&model, &motion, 10.0, Stage::Sample)
+            .unwrap();
+        inst.set_morph_weight(blush, weight);
+        inst.run_stage(&model, &motion, 10.0, Stage::Morphs)
+            .unwrap();
     };
     pass(&mut inst, 1.0);
-    assert!((inst.materials[0].mul.diffuse.y - 0.5).abs() < 1e-6);
+    assert!((inst.materials()[0].mul.diffuse.y - 0.5).abs() < 1e-6);
     pass(&mut inst, 0.5);
-    assert!((inst.materials[0].mul.diffuse.y - 0.75).abs() < 1e-6);
+    assert!((inst.materials()[0].mul.diffuse.y - 0.75).abs() < 1e-6);
     pass(&mut inst, 0.0);
-    assert_eq!(inst.materials[0], MaterialState::NEUTRAL);
+    assert_eq!(inst.materials()[0], MaterialState::NEUTRAL);
 }
 
 #[test]
@@ -242,8 +343,8 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
     let motion = Motion::from_vmd(&model, &common::dance());
     let mut inst = Instance::new(&model, &motion);
     for f in 0..=60 {
-        inst.evaluate(&model, &motion, f as f32);
-        let q = inst.local_rotation[common::KNEE];
+        inst.evaluate(&model, &motion, f as f32).unwrap();
+        let q = inst.local_rotations()[common::KNEE];
         let (axis, angle) = if q.w < 0.0 { -q } else { q }.to_axis_angle();
         let x_angle = axis.x * angle;
         assert!(
@@ -255,19 +356,19 @@ fn knee_stays_inside_its_limit_and_foot_reaches_goal() {
             "knee off-axis at {f}"
         );
     }
-    inst.evaluate(&model, &motion, 30.0);
-    let goal = inst.world_position[common::LEG_IK];
-    let ankle = inst.world_position[common::ANKLE];
+    inst.evaluate(&model, &motion, 30.0).unwrap();
+    let goal = inst.world_positions()[common::LEG_IK];
+    let ankle = inst.world_positions()[common::ANKLE];
     assert!(goal.distance(ankle) < 0.05, "ankle {ankle} goal {goal}");
 }
 
 /// The rig evaluated at frame 0 of a motion of `keys`, under `rules`.
 fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Instance {
     let mut model = Model::from_pmx(&common::rig()).unwrap();
-    model.ik_rules = rules;
+    model.set_ik_rules(rules);
     let motion = Motion::from_vmd(&model, &common::motion_of(keys));
     let mut inst = Instance::new(&model, &motion);
-    inst.evaluate(&model, &motion, 0.0);
+    inst.evaluate(&model, &motion, 0.0).unwrap();
     inst
 }
 
@@ -275,7 +376,8 @@ fn rig_at_frame_0(rules: IkRules, keys: Vec<odori_format::vmd::BoneKey>) -> Inst
 fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
     // The goal lies on the segment knee → ankle: the knee (link 0) sees effector and goal in
     // one direction, the thigh (link 1) does not.
-    let rest = Model::from_pmx(&common::rig()).unwrap().rest;
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let rest = model.rest_positions();
     let (knee, ankle) = (rest[common::KNEE], rest[common::ANKLE]);
     let goal = knee + (ankle - knee) * 0.7;
     let moved = (goal - ankle).to_array();
@@ -290,19 +392,19 @@ fn aligned_link_stops_the_solve_in_mmd_rules_and_is_skipped_in_pmd_rules() {
     };
 
     let mmd = rig_at_frame_0(IkRules::MMD_PMX, keys());
-    assert!(mmd.world_position[common::LEG_IK].distance(goal) < 1e-5);
+    assert!(mmd.world_positions()[common::LEG_IK].distance(goal) < 1e-5);
     assert!(
-        mmd.world_position[common::ANKLE].distance(ankle) < 1e-5,
+        mmd.world_positions()[common::ANKLE].distance(ankle) < 1e-5,
         "MMD rules: no step at all, ankle {}",
-        mmd.world_position[common::ANKLE]
+        mmd.world_positions()[common::ANKLE]
     );
 
     let pmd = rig_at_frame_0(IkRules::PMD, keys());
-    let reached = pmd.world_position[common::ANKLE].distance(goal);
+    let reached = pmd.world_positions()[common::ANKLE].distance(goal);
     assert!(
         reached < 0.5 * ankle.distance(goal),
         "PMD rules: the thigh turns, ankle {} goal {goal}",
-        pmd.world_position[common::ANKLE]
+        pmd.world_positions()[common::ANKLE]
     );
 }
 
@@ -313,7 +415,8 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
     // to that rest position, where the toe was before the leg IK ran. From the stale toe, the
     // goal is reached already and the toe IK does nothing; from the moved toe, the goal is
     // within the foot's reach and the toe IK turns the ankle onto it.
-    let rest = Model::from_pmx(&common::rig()).unwrap().rest;
+    let model = Model::from_pmx(&common::rig()).unwrap();
+    let rest = model.rest_positions();
     let (toe_rest, foot) = (rest[common::TOE], rest[common::ANKLE] - rest[common::TOE]);
     let turned = Quat::from_rotation_x(-0.6) * foot;
     let shift = (turned - foot).to_array();
@@ -338,10 +441,10 @@ fn toe_ik_starts_from_the_stale_toe_in_mmd_rules_and_the_moved_toe_in_pmd_rules(
     };
 
     let mmd = rig_at_frame_0(IkRules::MMD_PMX, keys());
-    let mmd_gap = mmd.world_position[common::TOE].distance(toe_rest);
+    let mmd_gap = mmd.world_positions()[common::TOE].distance(toe_rest);
     let pmd = rig_at_frame_0(IkRules::PMD, keys());
-    let pmd_gap = pmd.world_position[common::TOE].distance(toe_rest);
-    assert!(pmd.world_position[common::TOE_IK].distance(toe_rest) < 1e-5);
+    let pmd_gap = pmd.world_positions()[common::TOE].distance(toe_rest);
+    assert!(pmd.world_positions()[common::TOE_IK].distance(toe_rest) < 1e-5);
     assert!(
         mmd_gap > 0.5,
         "MMD rules: toe left where the leg IK put it ({mmd_gap})"

@@ -34,7 +34,7 @@ pub fn motion_files(paths: &[PathBuf]) -> Result<Vec<MotionFile>> {
 pub fn bind(asset: &ModelAsset, files: &[MotionFile], verbose: bool) -> Motion {
     let sources: Vec<Source<'_>> = files.iter().map(MotionFile::source).collect();
     let motion = Motion::bind(asset.pose(), &sources);
-    let unbound = &motion.unbound;
+    let unbound = motion.unbound();
     if verbose {
         for name in unbound {
             eprintln!("note: motion track `{name}` matches nothing in the model");

@@ -227,7 +227,7 @@ fn promote_mode2(bodies: &mut [Body], joint: &Joint, model: &Model) {
     let (a, b) = (joint.body_a as usize, joint.body_b as usize);
     let parent_of = |body: &Body| {
         body.bone
-            .map(|bn| model.parent[bn as usize])
+            .map(|bn| model.parents()[bn as usize])
             .filter(|&p| p != NONE)
     };
     let is_parent = |child: &Body, parent: &Body| matches!((parent_of(child), parent.bone), (Some(p), Some(q)) if p == q);

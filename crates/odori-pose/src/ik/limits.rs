@@ -48,14 +48,6 @@ pub(super) fn outer_angle(l: &LinkLimits, i: usize, y: f32, x: f32) -> f32 {
     }
 }
 
-/// Bring `q` into the Euler limits `l` (see the module doc); returns the rotation and its
-/// matrix. `reflect`: first half of the iterations, where an angle past a bound is mirrored
-/// back off it when that lands inside.
-pub fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) {
-    let (q, m, _) = clamp_euler(q, l, reflect);
-    (q, m)
-}
-
 /// The Euler order a link's limits choose: 0 = Y·X·Z, 1 = Z·Y·X, 2 = X·Z·Y (the first whose
 /// middle axis is limited inside ±90°).
 pub(super) fn euler_order(l: &LinkLimits) -> usize {
@@ -85,7 +77,9 @@ pub(super) fn first_applied_angle(m: &Mat3A, order: usize) -> (f32, f32) {
     }
 }
 
-/// [`clamp_to_limits`], also returning the clamped Euler angles (x, y, z).
+/// Bring `q` into the Euler limits `l` (see the module doc); returns the rotation, its matrix
+/// and the clamped Euler angles (x, y, z). `reflect`: first half of the iterations, where an
+/// angle past a bound is mirrored back off it when that lands inside.
 pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A, [f32; 3]) {
     let m = fk::rotation_matrix(q);
     // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
@@ -161,6 +155,12 @@ pub(super) fn into_range(v: f32, lo: f32, hi: f32, reflect: bool) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`clamp_euler`] without the angles.
+    fn clamp_to_limits(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A) {
+        let (q, m, _) = clamp_euler(q, l, reflect);
+        (q, m)
+    }
 
     #[test]
     fn clamp_keeps_inside_and_clamps_outside() {

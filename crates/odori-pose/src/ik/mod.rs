@@ -86,7 +86,6 @@ mod trig_wide;
 
 pub(crate) use chain::ChainSlot;
 pub(crate) use d3dx::then;
-pub use limits::clamp_to_limits;
 pub(crate) use link::LinkState;
 pub use plan::LinkPlan;
 
@@ -99,9 +98,6 @@ use glam::{Quat, Vec3A};
 use path::PathSolve;
 use std::f32::consts::PI;
 use step::Step;
-
-/// Stop when the effector is this close to the goal.
-pub const TOLERANCE: f32 = 1e-4;
 
 /// Stop the solve when |dir(link→effector) − dir(link→goal)|² falls below this.
 pub(super) const DIRECTION_STOP: f32 = 1e-7;
@@ -459,15 +455,16 @@ fn solve_general(
     moved
 }
 
-/// `effector.distance(goal) <= TOLERANCE`, without the square root: correctly rounded
+/// `effector.distance(goal) <= 1e-4`, without the square root: correctly rounded
 /// square roots are monotonic, so the distance is within tolerance exactly when its square is
-/// at most the largest f32 whose root rounds to ≤ TOLERANCE (checked in the tests).
+/// at most the largest f32 whose root rounds to ≤ 1e-4 (checked in the tests).
 #[inline]
 fn within_tolerance(effector: Vec3A, goal: Vec3A) -> bool {
     effector.distance_squared(goal) <= TOLERANCE_SQUARED
 }
 
-/// The largest f32 whose square root rounds to at most [`TOLERANCE`].
+/// Stop when the effector is this close to the goal, 1e-4, squared: the largest f32 whose
+/// square root rounds to at most 1e-4.
 const TOLERANCE_SQUARED: f32 = f32::from_bits(0x322b_cc77);
 
 /// Recompute `bones`, links with the rotation matrix their last IK step built.
@@ -481,6 +478,9 @@ fn refresh(model: &Model, inst: &mut Instance, bones: &[u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stop when the effector is this close to the goal.
+    const TOLERANCE: f32 = 1e-4;
 
     #[test]
     fn tolerance_squared_is_the_exact_threshold() {

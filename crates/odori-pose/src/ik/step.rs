@@ -180,7 +180,7 @@ impl Step {
     ///   limits clamp to zero).
     ///
     /// The sum is wrapped into atan2's range and brought into the limits as
-    /// `clamp_to_limits` does; the caller rebuilds the matrix from it (`d3dx::axis_matrix`).
+    /// `clamp_euler` does; the caller rebuilds the matrix from it (`d3dx::axis_matrix`).
     /// Returns `None` when the step makes no turn.
     #[inline(always)]
     pub(super) fn on_axis(
@@ -269,7 +269,7 @@ pub(super) fn angle_of(d: f32) -> f32 {
 }
 
 /// The angle a link on its single axis `i` turns to from `e0` by `delta`: wrapped into
-/// atan2's range and brought into the limits as `clamp_to_limits` does.
+/// atan2's range and brought into the limits as `clamp_euler` does.
 #[inline]
 pub(super) fn settle(l: &LinkLimits, i: usize, e0: f32, delta: f32, reflect: bool) -> f32 {
     let mut e = e0 + delta;

@@ -15,9 +15,9 @@ pub const NONE: u32 = u32::MAX;
 
 /// [`Model::pass_flags`]: the bone has a grant (append rule); its update goes through
 /// `append` and may find the grant dropped by its IK.
-pub const PASS_GRANT: u8 = 1;
+pub(crate) const PASS_GRANT: u8 = 1;
 /// [`Model::pass_flags`]: the bone is an IK effector; its update keeps its pass position.
-pub const PASS_EFFECTOR: u8 = 2;
+pub(crate) const PASS_EFFECTOR: u8 = 2;
 
 /// How a bone copies another bone's motion (append / 付与).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,30 +60,30 @@ pub struct IkSolver {
     pub links: Vec<IkLink>,
     /// Bones to refresh while solving (the links and the bones between them and the
     /// effector), in evaluation order.
-    pub chain: Vec<u32>,
+    pub(crate) chain: Vec<u32>,
     /// Per link: where in `chain` the refresh after that link's step starts (bones before it
     /// do not depend on it).
-    pub chain_from: Vec<u32>,
+    pub(crate) chain_from: Vec<u32>,
     /// Bones to refresh once the solve ends: everything whose world matrix depends on a link
     /// (descendants and append followers), in evaluation order, restricted to bones already
     /// evaluated when the solver runs.
-    pub dependents: Vec<u32>,
+    pub(crate) dependents: Vec<u32>,
     /// Per link, in link order: what its steps need (`ik::plan`).
-    pub plans: Vec<crate::ik::LinkPlan>,
+    pub(crate) plans: Vec<crate::ik::LinkPlan>,
     /// The chain is a plain parent path, solved by the register-held loop
     /// (`ik::plan::is_plain_path`).
-    pub plain_path: bool,
+    pub(crate) plain_path: bool,
 }
 
 /// One deform layer's work: a world pass over `bones`, then `solvers` in order (run as
 /// `ik_runs`), then a refresh of the `post_ik` bones (ranges into [`Model::order`],
 /// [`Model::solvers`], [`Model::ik_runs`] and [`Model::post_ik`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
-    pub bones: Range<usize>,
-    pub solvers: Range<usize>,
-    pub ik_runs: Range<usize>,
-    pub post_ik: Range<usize>,
+pub(crate) struct Step {
+    pub(crate) bones: Range<usize>,
+    pub(crate) solvers: Range<usize>,
+    pub(crate) ik_runs: Range<usize>,
+    pub(crate) post_ik: Range<usize>,
 }
 
 /// One entry of a step's IK schedule: solver `first` alone (`second` is [`NONE`]), or two
@@ -91,12 +91,12 @@ pub struct Step {
 /// solving `first` and then `second`. A pair may run ahead of solvers listed between its two
 /// only when the order makes no difference (`ik_runs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IkRun {
-    pub first: u32,
-    pub second: u32,
+pub(crate) struct IkRun {
+    pub(crate) first: u32,
+    pub(crate) second: u32,
     /// The pair's solvers have the same shape (`ik::plan::same_shape`), so their steps can
     /// run in lockstep, two lanes of each vector instruction.
-    pub lockstep: bool,
+    pub(crate) lockstep: bool,
 }
 
 /// A morph, resolved to indices.
@@ -174,69 +174,73 @@ impl IkRules {
     }
 }
 
-/// The compiled model. Bone arrays are indexed by file bone index.
+/// The compiled model. Bone arrays are indexed by file bone index. Immutable once compiled:
+/// everything it derives (the evaluation schedule above all) is read through accessors.
 #[derive(Debug, Clone)]
 pub struct Model {
-    pub name: String,
-    pub source: SourceFormat,
+    /// Identity (unique in the process; a clone keeps it), which bound motions and sized
+    /// instances remember.
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) source: SourceFormat,
     /// The IK rules this model is solved with (by format; may be changed before evaluating).
-    pub ik_rules: IkRules,
-    pub bone_names: Vec<String>,
+    pub(crate) ik_rules: IkRules,
+    pub(crate) bone_names: Vec<String>,
     /// Shift-JIS bone names (full length), as VMD bone keys name them.
-    pub bone_sjis: Vec<Vec<u8>>,
-    pub parent: Vec<u32>,
+    pub(crate) bone_sjis: Vec<Vec<u8>>,
+    pub(crate) parent: Vec<u32>,
     /// Rest position in model space.
-    pub rest: Vec<Vec3A>,
+    pub(crate) rest: Vec<Vec3A>,
     /// Rest position minus the parent's rest position.
-    pub offset: Vec<Vec3A>,
-    pub layer: Vec<i32>,
-    pub after_physics: Vec<bool>,
-    pub append: Vec<Option<AppendRule>>,
+    pub(crate) offset: Vec<Vec3A>,
+    pub(crate) layer: Vec<i32>,
+    pub(crate) after_physics: Vec<bool>,
+    pub(crate) append: Vec<Option<AppendRule>>,
     /// Unit axis that animated rotations are projected onto (PMX fixed axis).
-    pub fixed_axis: Vec<Option<Vec3A>>,
+    pub(crate) fixed_axis: Vec<Option<Vec3A>>,
     /// True for bones that are a link of some IK solver.
-    pub is_ik_link: Vec<bool>,
+    pub(crate) is_ik_link: Vec<bool>,
     /// Bone → index of the solver whose IK bone it is.
-    pub solver_of: Vec<Option<u32>>,
+    pub(crate) solver_of: Vec<Option<u32>>,
     /// All bones in evaluation order (after-physics flag, then layer, then file index).
-    pub order: Vec<u32>,
+    pub(crate) order: Vec<u32>,
     /// Bone → position in `order`.
-    pub order_pos: Vec<u32>,
+    pub(crate) order_pos: Vec<u32>,
     /// Solvers in the order MMD runs them.
-    pub solvers: Vec<IkSolver>,
+    pub(crate) solvers: Vec<IkSolver>,
     /// Each step's solvers as they are run here, independent pairs side by side.
-    pub ik_runs: Vec<IkRun>,
+    pub(crate) ik_runs: Vec<IkRun>,
     /// The before-physics pass, layer by layer.
-    pub before_physics: Vec<Step>,
+    pub(crate) before_physics: Vec<Step>,
     /// The after-physics pass, layer by layer.
-    pub after_physics_steps: Vec<Step>,
+    pub(crate) after_physics_steps: Vec<Step>,
     /// Bones evaluated before their parent (their parent's value lags a frame, as in MMD).
-    pub order_dependent: Vec<bool>,
+    pub(crate) order_dependent: Vec<bool>,
     /// IK links that keep their IK rotation from one evaluation to the next: links that are,
     /// or lie below, a bone whose grant copies an IK link (see `ik`).
-    pub ik_retained: Vec<bool>,
+    pub(crate) ik_retained: Vec<bool>,
     /// IK effectors (not links) that are, or lie below, a bone whose grant copies an IK link:
     /// refreshed, grant included, after the solvers of their own step (see `ik`).
-    pub post_ik: Vec<u32>,
+    pub(crate) post_ik: Vec<u32>,
     /// IK effectors evaluated in a later step than their solver: their solver starts from
     /// their position at the end of the previous evaluation.
-    pub late_effectors: Vec<u32>,
+    pub(crate) late_effectors: Vec<u32>,
     /// The IK effectors (solver targets), each once.
-    pub effectors: Vec<u32>,
+    pub(crate) effectors: Vec<u32>,
     /// Bone → its index in `effectors`, or [`NONE`].
-    pub effector_slot: Vec<u32>,
+    pub(crate) effector_slot: Vec<u32>,
     /// Per bone, what its world-pass update looks at: [`PASS_GRANT`], [`PASS_EFFECTOR`].
-    pub pass_flags: Vec<u8>,
-    pub morphs: Vec<Morph>,
+    pub(crate) pass_flags: Vec<u8>,
+    pub(crate) morphs: Vec<Morph>,
     /// The morphs the morph pass reads (`morph::apply`): group and flip morphs, which expand
     /// into other morphs' weights, then bone and material morphs, which it applies. Vertex,
     /// UV and impulse morphs are left to deformation and physics.
-    pub expanding_morphs: Vec<u32>,
-    pub posing_morphs: Vec<u32>,
+    pub(crate) expanding_morphs: Vec<u32>,
+    pub(crate) posing_morphs: Vec<u32>,
     /// Base material values, for material morphs.
-    pub materials: Vec<crate::material::MaterialValues>,
+    pub(crate) materials: Vec<crate::material::MaterialValues>,
     /// Problems found while compiling (bad indices dropped, cycles broken).
-    pub diagnostics: Vec<String>,
+    pub(crate) diagnostics: Vec<String>,
 }
 
 /// What a format-specific compiler provides; [`Model::assemble`] derives the rest (rest
@@ -285,6 +289,7 @@ impl Model {
             is_ik_link[l.bone as usize] = true;
         }
         let mut model = Model {
+            id: crate::identity::next(),
             name: parts.name,
             source: parts.source,
             ik_rules: IkRules::for_source(parts.source),
@@ -359,23 +364,155 @@ impl Model {
     }
 
     /// The IK solver index whose IK bone has this Shift-JIS name (VMD property keys).
-    pub fn find_solver_by_sjis(&self, name: &[u8]) -> Option<usize> {
+    pub(crate) fn find_solver_by_sjis(&self, name: &[u8]) -> Option<usize> {
         self.solvers
             .iter()
             .position(|s| self.bone_sjis[s.bone as usize] == name)
     }
 
-    /// True when `ancestor` is a strict ancestor of `bone`.
-    pub fn is_ancestor(&self, ancestor: u32, bone: u32) -> bool {
-        let mut p = self.parent[bone as usize];
-        let mut guard = 0;
-        while p != NONE && guard <= self.parent.len() {
-            if p == ancestor {
-                return true;
-            }
-            p = self.parent[p as usize];
-            guard += 1;
+    /// The model's name, as its file gives it.
+    #[inline]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The format the model was compiled from.
+    #[inline]
+    pub fn source(&self) -> SourceFormat {
+        self.source
+    }
+
+    /// The IK rules the model is solved with (by format).
+    #[inline]
+    pub fn ik_rules(&self) -> IkRules {
+        self.ik_rules
+    }
+
+    /// Bone names, by file bone index.
+    #[inline]
+    pub fn bone_names(&self) -> &[String] {
+        &self.bone_names
+    }
+
+    /// Shift-JIS bone names (full length), as VMD bone keys name them.
+    #[inline]
+    pub fn bone_sjis(&self) -> &[Vec<u8>] {
+        &self.bone_sjis
+    }
+
+    /// Each bone's parent, or [`NONE`] for a root.
+    #[inline]
+    pub fn parents(&self) -> &[u32] {
+        &self.parent
+    }
+
+    /// Each bone's rest position in model space.
+    #[inline]
+    pub fn rest_positions(&self) -> &[Vec3A] {
+        &self.rest
+    }
+
+    /// Each bone's rest position minus its parent's (its own for a root).
+    #[inline]
+    pub fn offsets(&self) -> &[Vec3A] {
+        &self.offset
+    }
+
+    /// Each bone's deform layer (変形階層).
+    #[inline]
+    pub fn layers(&self) -> &[i32] {
+        &self.layer
+    }
+
+    /// Per bone: deformed after physics.
+    #[inline]
+    pub fn after_physics(&self) -> &[bool] {
+        &self.after_physics
+    }
+
+    /// Each bone's position in evaluation order (after-physics flag, then layer, then file
+    /// index).
+    #[inline]
+    pub fn order_positions(&self) -> &[u32] {
+        &self.order_pos
+    }
+
+    /// Per bone: evaluated before its parent, so the parent's value it sees lags a frame
+    /// (as in MMD).
+    #[inline]
+    pub fn order_dependent(&self) -> &[bool] {
+        &self.order_dependent
+    }
+
+    /// The IK solvers, in the order MMD runs them.
+    #[inline]
+    pub fn solvers(&self) -> &[IkSolver] {
+        &self.solvers
+    }
+
+    /// The morphs, by file morph index.
+    #[inline]
+    pub fn morphs(&self) -> &[Morph] {
+        &self.morphs
+    }
+
+    /// Base material values, by file material index (what material morphs start from).
+    #[inline]
+    pub fn materials(&self) -> &[crate::material::MaterialValues] {
+        &self.materials
+    }
+
+    /// Problems found while compiling (bad indices dropped, cycles broken).
+    #[inline]
+    pub fn diagnostics(&self) -> &[String] {
+        &self.diagnostics
+    }
+
+    /// Each step's solvers as they are run, as (first, second or [`NONE`], lockstep):
+    /// independent pairs side by side, in lockstep when of the same shape (`testing`
+    /// feature).
+    #[cfg(feature = "testing")]
+    pub fn ik_runs(&self) -> impl Iterator<Item = (u32, u32, bool)> + '_ {
+        self.ik_runs.iter().map(|r| (r.first, r.second, r.lockstep))
+    }
+
+    /// Solve with other IK rules (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn set_ik_rules(&mut self, rules: IkRules) {
+        self.ik_rules = rules;
+    }
+
+    /// This model with every step's solvers run one at a time, in MMD's order, none paired
+    /// (`testing` feature: what pairing must not change).
+    #[cfg(feature = "testing")]
+    pub fn solving_one_at_a_time(&self) -> Model {
+        let mut m = self.clone();
+        let mut runs = Vec::new();
+        for step in m
+            .before_physics
+            .iter_mut()
+            .chain(m.after_physics_steps.iter_mut())
+        {
+            let start = runs.len();
+            runs.extend(step.solvers.clone().map(|s| IkRun {
+                first: s as u32,
+                second: NONE,
+                lockstep: false,
+            }));
+            step.ik_runs = start..runs.len();
         }
-        false
+        m.ik_runs = runs;
+        m
+    }
+
+    /// This model with its same-shape pairs solved as two scalar solves side by side rather
+    /// than in two-lane rounds (`testing` feature).
+    #[cfg(feature = "testing")]
+    pub fn without_lockstep(&self) -> Model {
+        let mut m = self.clone();
+        for run in &mut m.ik_runs {
+            run.lockstep = false;
+        }
+        m
     }
 }

@@ -193,6 +193,8 @@ impl Motion {
             properties.ik_enabled.extend_from_slice(&state);
         }
         Motion {
+            id: crate::identity::next(),
+            model: model.id,
             bone_tracks,
             bone_keys,
             morph_tracks,

@@ -14,68 +14,75 @@ pub use bind::Source;
 
 /// The keys of one bone.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BoneTrack {
-    pub bone: u32,
-    pub keys: Range<usize>,
+pub(crate) struct BoneTrack {
+    pub(crate) bone: u32,
+    pub(crate) keys: Range<usize>,
 }
 
 /// The keys of one morph.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MorphTrack {
-    pub morph: u32,
-    pub keys: Range<usize>,
+pub(crate) struct MorphTrack {
+    pub(crate) morph: u32,
+    pub(crate) keys: Range<usize>,
 }
 
 /// Flat bone keys.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct BoneKeys {
-    pub frames: Vec<f32>,
-    pub translations: Vec<Vec3A>,
-    pub rotations: Vec<Quat>,
+pub(crate) struct BoneKeys {
+    pub(crate) frames: Vec<f32>,
+    pub(crate) translations: Vec<Vec3A>,
+    pub(crate) rotations: Vec<Quat>,
     /// The curves of the segment that ends at this key: X, Y, Z, rotation.
-    pub curves: Vec<[Curve; 4]>,
+    pub(crate) curves: Vec<[Curve; 4]>,
     /// All four of the key's curves are linear (most keys): sampling reads this byte
     /// instead of four curves.
-    pub linear: Vec<bool>,
+    pub(crate) linear: Vec<bool>,
     /// MMD's per-bone physics switch, from this key on.
-    pub physics_off: Vec<bool>,
+    pub(crate) physics_off: Vec<bool>,
 }
 
 /// Flat morph keys.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct MorphKeys {
-    pub frames: Vec<f32>,
-    pub weights: Vec<f32>,
+pub(crate) struct MorphKeys {
+    pub(crate) frames: Vec<f32>,
+    pub(crate) weights: Vec<f32>,
 }
 
 /// Property keys: visibility and IK on/off per solver (step functions).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct PropertyKeys {
-    pub frames: Vec<f32>,
-    pub visible: Vec<bool>,
+pub(crate) struct PropertyKeys {
+    pub(crate) frames: Vec<f32>,
+    pub(crate) visible: Vec<bool>,
     /// For key k, solver s: `ik_enabled[k * solver_count + s]`.
-    pub ik_enabled: Vec<bool>,
+    pub(crate) ik_enabled: Vec<bool>,
 }
 
-/// A motion bound to a model.
+/// A motion bound to a model. Immutable once bound; an [`crate::Instance`] sized for it
+/// ([`crate::Instance::new`]) plays it and no other.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Motion {
-    pub bone_tracks: Vec<BoneTrack>,
-    pub bone_keys: BoneKeys,
-    pub morph_tracks: Vec<MorphTrack>,
-    pub morph_keys: MorphKeys,
-    pub properties: PropertyKeys,
-    pub solver_count: usize,
+    /// Identity (unique in the process; a clone keeps it).
+    pub(crate) id: u64,
+    /// Identity of the model it was bound to.
+    pub(crate) model: u64,
+    pub(crate) bone_tracks: Vec<BoneTrack>,
+    pub(crate) bone_keys: BoneKeys,
+    pub(crate) morph_tracks: Vec<MorphTrack>,
+    pub(crate) morph_keys: MorphKeys,
+    pub(crate) properties: PropertyKeys,
+    pub(crate) solver_count: usize,
     /// The last key's frame over every track.
-    pub end_frame: f32,
+    pub(crate) end_frame: f32,
     /// Track names that matched no bone or morph of the model (decoded), for reports.
-    pub unbound: Vec<String>,
+    pub(crate) unbound: Vec<String>,
 }
 
 impl Motion {
     /// A motion with no keys: every bone at rest, every IK on.
     pub fn empty(model: &crate::Model) -> Motion {
         Motion {
+            id: crate::identity::next(),
+            model: model.id,
             bone_tracks: Vec::new(),
             bone_keys: BoneKeys::default(),
             morph_tracks: Vec::new(),
@@ -85,5 +92,17 @@ impl Motion {
             end_frame: 0.0,
             unbound: Vec::new(),
         }
+    }
+
+    /// The last key's frame over every track.
+    #[inline]
+    pub fn end_frame(&self) -> f32 {
+        self.end_frame
+    }
+
+    /// Track names that matched no bone or morph of the model (decoded), for reports.
+    #[inline]
+    pub fn unbound(&self) -> &[String] {
+        &self.unbound
     }
 }

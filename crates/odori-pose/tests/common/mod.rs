@@ -388,11 +388,11 @@ pub fn assert_same_matrices(
     let bits = |m: glam::Affine3A| m.to_cols_array().map(f32::to_bits);
     for bone in 0..model.bone_count() {
         assert_eq!(
-            (bits(a.world(bone)), bits(a.skinning[bone])),
-            (bits(b.world(bone)), bits(b.skinning[bone])),
+            (bits(a.world(bone)), bits(a.skinning()[bone])),
+            (bits(b.world(bone)), bits(b.skinning()[bone])),
             "{}: bone {bone} ({}) {at}",
-            model.name,
-            model.bone_names[bone]
+            model.name(),
+            model.bone_names()[bone]
         );
     }
 }

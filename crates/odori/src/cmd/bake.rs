@@ -22,7 +22,7 @@ pub fn run(model_path: &Path, motion_path: &Path, output: &Path) -> Result<()> {
         eprintln!("warning: {}: physics: {w}", asset.label());
     }
     let motion = Motion::from_vmd(model, &vmd);
-    let baked = odori_physics::bake(model, &motion, &mut world, &vmd);
+    let baked = odori_physics::bake(model, &motion, &mut world, &vmd)?;
     let bytes = odori_format::vmd::write(&baked.vmd).context("encoding the baked VMD")?;
     std::fs::write(output, bytes).with_context(|| format!("writing {}", output.display()))?;
     eprintln!(

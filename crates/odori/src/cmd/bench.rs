@@ -7,7 +7,7 @@
 
 use crate::load;
 use anyhow::Result;
-use odori_pose::{GROUP, Instance, evaluate_group, morph};
+use odori_pose::{GROUP, Instance, Stage, evaluate_group};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -35,12 +35,12 @@ pub fn run(
     let model = asset.pose();
     let files = load::motion_files(motion_paths)?;
     let motion = load::bind(&asset, &files, false);
-    let frames = motion.end_frame.max(0.0) as usize + 1;
+    let frames = motion.end_frame().max(0.0) as usize + 1;
     println!(
         "model: {} ({} bones, {} IK solvers, {} morphs); motion: {} frames",
         model_path.display(),
         model.bone_count(),
-        model.solvers.len(),
+        model.solvers().len(),
         model.morph_count(),
         frames
     );
@@ -50,20 +50,20 @@ pub fn run(
     for _ in 0..passes.max(1) {
         for f in 0..frames {
             let t = Instant::now();
-            inst.evaluate(model, &motion, f as f32);
+            inst.evaluate(model, &motion, f as f32)?;
             total.push(t.elapsed());
         }
     }
     let mut stages: [Vec<Duration>; 4] = Default::default();
     for f in 0..frames {
         let t0 = Instant::now();
-        inst.sample(model, &motion, f as f32);
+        inst.run_stage(model, &motion, f as f32, Stage::Sample)?;
         let t1 = Instant::now();
-        morph::apply(model, &mut inst);
+        inst.run_stage(model, &motion, f as f32, Stage::Morphs)?;
         let t2 = Instant::now();
-        inst.before_physics_pass(model);
+        inst.run_stage(model, &motion, f as f32, Stage::BeforePhysics)?;
         let t3 = Instant::now();
-        inst.after_physics(model);
+        inst.run_stage(model, &motion, f as f32, Stage::AfterPhysics)?;
         let t4 = Instant::now();
         for (s, d) in stages.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2, t4 - t3]) {
             s.push(d);
@@ -102,11 +102,13 @@ pub fn run(
                         for (j, f) in at.iter_mut().enumerate().take(chunk.len()) {
                             *f = frame(c * GROUP + j);
                         }
-                        evaluate_group(model, &motion, chunk, &at[..chunk.len()]);
+                        evaluate_group(model, &motion, chunk, &at[..chunk.len()])
+                            .expect("instances made for this motion");
                     });
             } else {
                 pool.par_iter_mut().enumerate().for_each(|(i, inst)| {
-                    inst.evaluate(model, &motion, frame(i));
+                    inst.evaluate(model, &motion, frame(i))
+                        .expect("instances made for this motion");
                 });
             }
             per_tick.push(t.elapsed());

@@ -31,8 +31,8 @@ pub fn run(
     let files = load::motion_files(motion_paths)?;
     let motion = load::bind(&asset, &files, false);
     let mut inst = Instance::new(model, &motion);
-    inst.options.ik = ik;
-    inst.evaluate(model, &motion, frame);
+    inst.options_mut().ik = ik;
+    inst.evaluate(model, &motion, frame)?;
     let mut out = Deformed::new(mesh);
     odori_deform::deform(
         mesh,

@@ -68,10 +68,10 @@ pub fn run(
     let files = load::motion_files(motion_paths)?;
     let motion = load::bind(&asset, &files, false);
     let mut inst = Instance::new(model, &motion);
-    inst.options.ik = ik;
+    inst.options_mut().ik = ik;
     let mut frames_out = Vec::with_capacity(frame_list.len());
     for &f in &frame_list {
-        inst.evaluate(model, &motion, f);
+        inst.evaluate(model, &motion, f)?;
         frames_out.push(Frame {
             frame: f,
             world: (0..model.bone_count())
@@ -88,8 +88,8 @@ pub fn run(
         },
         model: ModelRef {
             path: model_path.display().to_string(),
-            name: model.name.clone(),
-            format: match model.source {
+            name: model.name().to_string(),
+            format: match model.source() {
                 odori_pose::model::SourceFormat::Pmd => "PMD",
                 _ => "PMX",
             },
@@ -101,18 +101,18 @@ pub fn run(
         bones: (0..model.bone_count())
             .map(|b| Bone {
                 index: b,
-                name: model.bone_names[b].clone(),
-                parent: if model.parent[b] == odori_pose::model::NONE {
+                name: model.bone_names()[b].clone(),
+                parent: if model.parents()[b] == odori_pose::model::NONE {
                     -1
                 } else {
-                    model.parent[b] as i64
+                    model.parents()[b] as i64
                 },
-                layer: model.layer[b],
-                after_physics: model.after_physics[b],
-                order_dependent: model.order_dependent[b],
+                layer: model.layers()[b],
+                after_physics: model.after_physics()[b],
+                order_dependent: model.order_dependent()[b],
             })
             .collect(),
-        morph_names: morphs.then(|| model.morphs.iter().map(|m| m.name.clone()).collect()),
+        morph_names: morphs.then(|| model.morphs().iter().map(|m| m.name.clone()).collect()),
         frames: frames_out,
     };
     let text = serde_json::to_string(&dump)?;
