@@ -4,26 +4,7 @@
 mod common;
 
 use odori_deform::{Deformed, Mesh, deform};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use odori_testkit::alloc::{Counting, allocations};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -43,11 +24,11 @@ fn deform_allocates_nothing_per_frame() {
     let mut out = Deformed::new(&mesh);
     let frames = 500;
     let run = |out: &mut Deformed| {
-        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        let before = allocations();
         for f in 0..frames {
             deform(&mesh, &poses[f % 8], &weights[f % 8], out);
         }
-        ALLOCATIONS.load(Ordering::SeqCst) - before
+        allocations() - before
     };
     // Run from inside a pool, as a render loop driving rayon can. The first frames may
     // allocate inside rayon's dependencies as each worker steals for the first time

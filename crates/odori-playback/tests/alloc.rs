@@ -3,27 +3,8 @@
 //! The counter is process-wide, so this file holds one test.
 
 use odori_playback::{Frame, Player, PlayerOptions, Scene};
-use std::alloc::{GlobalAlloc, Layout, System};
+use odori_testkit::alloc::{Counting, allocations};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -40,11 +21,11 @@ fn player_evaluate_allocates_nothing_per_frame() {
     let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
     pool.install(|| {
         let run = |player: &mut Player, frame: &mut Frame| {
-            let before = ALLOCATIONS.load(Ordering::SeqCst);
+            let before = allocations();
             for k in 0..480 {
                 player.evaluate_at(k as f64 * 0.5, frame);
             }
-            ALLOCATIONS.load(Ordering::SeqCst) - before
+            allocations() - before
         };
         let warm_up = run(&mut player, &mut frame);
         println!("{warm_up} allocations over the first pass (buffers sized, rayon warming up)");

@@ -5,13 +5,12 @@
 
 mod common;
 
-use odori_playback::offline::renderer_for;
-use odori_playback::{Frame, ModelAsset, MotionFile, Player, PlayerOptions, Scene};
-use odori_render::{RenderOptions, gpu};
+use odori_playback::{ModelAsset, MotionFile, Scene};
+use odori_render::gpu;
 use std::path::Path;
 use std::sync::Arc;
 
-const FRAMES: [f32; 3] = [200.0, 900.0, 1700.0];
+const FRAMES: [f64; 3] = [200.0, 900.0, 1700.0];
 
 fn render(name: &str, model: &Path) {
     let (Some(motion), Some(camera)) = (
@@ -25,29 +24,11 @@ fn render(name: &str, model: &Path) {
     let asset = Arc::new(ModelAsset::load(model).unwrap());
     scene.add_model_files(asset, &[MotionFile::read(&motion).unwrap().0]);
     scene.set_camera(&odori_playback::load::camera_file(&camera).unwrap());
-    let scene = Arc::new(scene);
-    let options = RenderOptions {
-        width: 256,
-        height: 256,
-        shadow_map_size: 1024,
-        ..Default::default()
-    };
-    let mut r = renderer_for(&scene, gpu, options);
-    for w in r.warnings() {
-        eprintln!("{name}: warning: {w}");
-    }
-    let no_physics = PlayerOptions {
-        physics: false,
-        deform: true,
-    };
-    let mut player = Player::new(scene.clone(), no_physics);
-    let mut frame = Frame::default();
-    for at in FRAMES {
-        player.evaluate_at(at as f64, &mut frame);
-        frame.prepare(&mut r, true);
-        let img = r.render_image(&frame.view(scene.framing_camera(1.0)));
-        common::check(&format!("{name}_{at:04}"), &img);
-    }
+    let frames: Vec<(f64, String)> = FRAMES
+        .into_iter()
+        .map(|at| (at, format!("{name}_{at:04}")))
+        .collect();
+    common::check_frames(gpu, scene, &frames, false);
 }
 
 #[test]

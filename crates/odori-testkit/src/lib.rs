@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+pub mod alloc;
 #[cfg(feature = "golden")]
 pub mod golden;
 

@@ -165,17 +165,22 @@ struct Expected {
     vertices_portable: u64,
 }
 
-fn check_file(rel: &str, expected: Expected) {
-    let Some(model_path) = odori_testkit::shared(rel) else {
-        return;
-    };
-    let Some(motion_path) = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd") else {
-        return;
-    };
+/// Model file `rel` of `../shared` compiled, with wavefile_v2 bound to it (`None` after a
+/// skip notice without the shared folder).
+fn with_wavefile(rel: &str) -> Option<(File, Model, Motion)> {
+    let model_path = odori_testkit::shared(rel)?;
+    let motion_path = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd")?;
     let file = File::read(&model_path);
     let model = file.model();
     let vmd = Vmd::read(&motion_path).expect("reads");
     let motion = Motion::bind(&model, &[Source::Vmd(&vmd)]);
+    Some((file, model, motion))
+}
+
+fn check_file(rel: &str, expected: Expected) {
+    let Some((file, model, motion)) = with_wavefile(rel) else {
+        return;
+    };
     let (pose, verts) = pose_and_vertices(&model, &motion, &file.mesh());
     check(&format!("{rel} pose"), pose, expected.pose);
     if let Some(want) = vertex_expectation(expected.vertices_avx2, expected.vertices_portable) {
@@ -235,16 +240,9 @@ fn miku_v2_wavefile() {
 /// the first frame resets and settles it by today's rule).
 #[test]
 fn gene_physics_frames_0_to_300() {
-    let Some(model_path) = odori_testkit::shared("assets/gene/Gene_light.pmx") else {
+    let Some((file, model, motion)) = with_wavefile("assets/gene/Gene_light.pmx") else {
         return;
     };
-    let Some(motion_path) = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd") else {
-        return;
-    };
-    let file = File::read(&model_path);
-    let model = file.model();
-    let vmd = Vmd::read(&motion_path).expect("reads");
-    let motion = Motion::bind(&model, &[Source::Vmd(&vmd)]);
     let rig = file.rig(&model);
     let mut world = match PhysicsWorld::new(&rig, &model, PhysicsConfig::default()) {
         Ok(w) => w,

@@ -4,8 +4,46 @@
 #![allow(dead_code)]
 
 use image::RgbaImage;
+use odori_playback::offline::renderer_for;
+use odori_playback::{Frame, Player, PlayerOptions, Scene};
+use odori_render::{Gpu, RenderOptions};
 use odori_testkit::golden::{LIMITS, Limits};
 use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Render `scene` at 256×256 (self-shadow map 1024) through the player, physics off, at each
+/// `(frame, golden name)` in turn, and check each against its golden. Texture warnings are
+/// printed, or refused when `no_warnings`.
+pub fn check_frames(gpu: Gpu, scene: Scene, frames: &[(f64, String)], no_warnings: bool) {
+    let scene = Arc::new(scene);
+    let options = RenderOptions {
+        width: 256,
+        height: 256,
+        shadow_map_size: 1024,
+        ..Default::default()
+    };
+    let mut r = renderer_for(&scene, gpu, options);
+    assert!(
+        !no_warnings || r.warnings().is_empty(),
+        "{:?}",
+        r.warnings()
+    );
+    for w in r.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let no_physics = PlayerOptions {
+        physics: false,
+        deform: true,
+    };
+    let mut player = Player::new(scene.clone(), no_physics);
+    let mut frame = Frame::default();
+    for (at, name) in frames {
+        player.evaluate_at(*at, &mut frame);
+        frame.prepare(&mut r, true);
+        let img = r.render_image(&frame.view(scene.framing_camera(1.0)));
+        check(name, &img);
+    }
+}
 
 /// Goldens today's renders have moved from since they were blessed (at 093434d), held to
 /// their measured figures (lavapipe / llvmpipe) with a little room rather than re-blessed.
