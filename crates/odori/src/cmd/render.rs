@@ -102,8 +102,11 @@ pub fn run(args: Args) -> Result<()> {
     if matches!(output, Output::Mp4(_)) && (width % 2 != 0 || height % 2 != 0) {
         bail!("--size {width}x{height}: MP4 (H.264 4:2:0) needs even sides");
     }
-    let (scene, warnings) =
+    let (mut scene, warnings) =
         odori_playback::load::scene_from_files(&args.files, args.camera.as_deref())?;
+    if let Some(path) = &args.audio {
+        scene.set_audio(path);
+    }
     for w in &warnings {
         eprintln!("warning: {w}");
     }
@@ -166,7 +169,7 @@ pub fn run(args: Args) -> Result<()> {
         eprintln!("warning: {w}");
     }
 
-    let sound = match (&args.audio, &output) {
+    let sound = match (scene.audio(), &output) {
         (Some(path), Output::Mp4(_)) => Some(odori_video::Soundtrack {
             path,
             start_s: start as f64 / 30.0,
