@@ -16,7 +16,10 @@ pub struct PhysicsConfig {
     /// frame's worth, as babylon-mmd starts a motion (bodies at the frame-0 pose, no velocity,
     /// one frame stepped). Short on purpose: hair then falls and swings from its modelled
     /// shape as it does in MMD and both Bullet peers; joints whose limits exclude the rest
-    /// shape (miku_v2's twin tails are locked 10° off it) snap into place within it.
+    /// shape (miku_v2's twin tails are locked 10° off it) snap into place within it. This is
+    /// [`crate::PhysicsWorld::simulate`]'s own rule, which the peer-parity tests hold to;
+    /// odori's player starts settled instead (odori-playback's `PlayerOptions::settle`, 3 s
+    /// through [`crate::PhysicsWorld::start`]) unless told 0.
     pub start_settle_steps: u32,
     /// Steps of [`crate::PhysicsWorld::settle`] after a reset at any other frame (a seek, or
     /// playback starting mid-motion), so hair and skirts start hanging instead of falling

@@ -59,4 +59,40 @@ impl PhysicsWorld {
     pub fn invalidate(&mut self) {
         self.last_frame = None;
     }
+
+    /// The frame of the last [`Self::simulate`] or [`Self::start`] (`None`: none since the
+    /// world was built or invalidated).
+    pub fn last_frame(&self) -> Option<f32> {
+        self.last_frame
+    }
+
+    /// Whether [`Self::simulate`] at `frame` would step on from the last frame (rather than
+    /// reset): there is a last frame, and `frame` is not before it nor more than
+    /// [`crate::PhysicsConfig::max_frame_gap`] after it.
+    pub fn continues_to(&self, frame: f32) -> bool {
+        self.last_frame
+            .is_some_and(|last| frame >= last && frame - last <= self.config().max_frame_gap)
+    }
+
+    /// Start the world at `frame` with its bodies at rest, in place of [`Self::simulate`]
+    /// (between the pose passes, `inst` holding frame `frame`'s before-physics pose): reset
+    /// every body onto the pose, then run `seconds` of simulated time in fixed steps
+    /// (rounded to whole steps) with the bones held where they are, so hair and skirts hang
+    /// as gravity and their joints leave them instead of falling from their modelled shape.
+    /// The next [`Self::simulate`] steps on from `frame`.
+    ///
+    /// `seconds` of 0 is [`Self::simulate`]'s own rule for a reset
+    /// ([`crate::PhysicsConfig::start_settle_steps`] at frame 0,
+    /// [`crate::PhysicsConfig::seek_settle_steps`] elsewhere).
+    pub fn start(&mut self, model: &Model, inst: &mut Instance, frame: f32, seconds: f32) {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            self.invalidate();
+            self.simulate(model, inst, frame);
+            return;
+        }
+        self.reset(model, inst);
+        let steps = (seconds / self.config().fixed_step).round() as u32;
+        self.settle(model, inst, steps);
+        self.last_frame = Some(frame);
+    }
 }

@@ -8,7 +8,8 @@
 //! - [`Player`]: seeks and advances a scene (in real time or frame by frame) and hands out,
 //!   per frame, each model's deformed vertices or skinning matrices, material states and
 //!   bounds, and the camera and light ([`Frame`]). Physics is a stage it runs between the
-//!   pose runtime's two passes.
+//!   pose runtime's two passes; it starts settled at frame 0, and a frame reached by a seek is
+//!   simulated from there ([`PlayerOptions::settle`], [`Preroll`]).
 //! - [`offline::render`]: the offline pipeline, evaluate → draw → encode on three threads,
 //!   into a [`sink::FrameSink`] (MP4, PNG, a folder of PNGs).
 //!
@@ -44,5 +45,5 @@ pub use asset::{ModelAsset, ModelFile};
 pub use error::PlaybackError;
 pub use frame::{Frame, ModelFrame};
 pub use load::MotionFile;
-pub use player::{Player, PlayerOptions};
+pub use player::{Player, PlayerOptions, Preroll, SETTLE_SECONDS};
 pub use scene::{Scene, SceneModel};

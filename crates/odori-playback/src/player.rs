@@ -6,7 +6,7 @@ use crate::frame::{Frame, ModelFrame, skeleton_bounds};
 use crate::scene::Scene;
 use glam::{Affine3A, Vec3, Vec3A};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
-use odori_pose::Instance;
+use odori_pose::{Instance, Model, Motion};
 use std::sync::Arc;
 
 /// MMD's animation rate: VMD frames per second.
@@ -20,6 +20,66 @@ pub struct PlayerOptions {
     /// Deform vertices on the CPU (SIMD, rayon). Off when a GPU skinner deforms from the
     /// frame's skinning matrices.
     pub deform: bool,
+    /// Seconds of simulated time physics settles for when it starts (the first frame, and
+    /// every restart: see [`Preroll`]): the bodies are put on the pose and stepped with the
+    /// bones held still until they hang at rest, so hair and skirts do not fall from their
+    /// modelled shape in the first frames ([`odori_physics::PhysicsWorld::start`]). 0: the
+    /// physics world's own rule (a reset and two steps at frame 0, sixty elsewhere:
+    /// [`odori_physics::PhysicsConfig::start_settle_steps`]), as MikuMikuDance and the Bullet
+    /// peers start.
+    ///
+    /// Default [`SETTLE_SECONDS`]; see there for how it was chosen.
+    pub settle: f32,
+    /// Where physics starts from when it cannot step on from the last frame: the first
+    /// evaluation, a seek backwards, a jump forward of more than
+    /// [`odori_physics::PhysicsConfig::max_frame_gap`] frames, [`Player::reset_physics`].
+    /// Default: [`Preroll::FromStart`] one frame at a time, so that any frame looks as it does
+    /// when the motion is played from its start.
+    pub preroll: Preroll,
+}
+
+/// Default [`PlayerOptions::settle`]: 3 s of simulated time (180 steps of 1/60 s; for
+/// Gene_light.pmx about 30 ms, once per start). Chosen from what is seen: the deformed
+/// vertices at frame 0 of wavefile_v2, settled for a while and then stepped one more 30 fps
+/// frame (bones still), against where a 60 s settle leaves them (`tests/settle.rs`,
+/// `measure_settle`, run with `--ignored`). Largest vertex move over that frame, after
+/// settling for:
+///
+/// | settled | 0 s | 0.5 s | 1 s | 2 s | 2.5 s | 3 s | 5 s | 30 s |
+/// | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+/// | Gene_light (28,646 vertices) | 0.33 | 0.057 | 0.020 | 0.017 | 0.019 | 0.014 | 0.013 | 0.025 |
+/// | miku_v2 (12,354 vertices) | 0.27 | 0.31 | 0.13 | 0.080 | 0.065 | 0.099 | 0.095 | 0.097 |
+///
+/// (MMD units, about 8 cm each.) Neither model ever comes fully to rest in Bullet: a few
+/// bodies jitter against their joints for good (Gene's back hair 0.012–0.025 a frame,
+/// miku_v2's twin tails' 左髪2/3 about 0.095), so "at rest" is that floor. Gene reaches it by
+/// 2 s, miku_v2 by 2.5–3 s; at 3 s every miku_v2 vertex is also within 0.1 units of its 60 s
+/// place (0.56 at 2 s, 0.41 at 2.5 s), and Gene's all but ten within 0.06 (those ten 0.15:
+/// the front cloak, pulled by a weight body, 前クローク2_2錘, that the model places 93 units
+/// below its joint and that takes about half a minute to come back). Longer settles change
+/// nothing visible (5 s: the same figures) and cost about 10 ms a second for Gene.
+pub const SETTLE_SECONDS: f32 = 3.0;
+
+/// How physics reaches a frame it cannot step to from the last one (see
+/// [`PlayerOptions::preroll`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Preroll {
+    /// Start at the frame asked for: the bodies are put on its pose and settled there
+    /// ([`PlayerOptions::settle`]), as MikuMikuDance does after a seek. Cheap, but a frame
+    /// reached so shows hair at rest where the motion played from its start shows it
+    /// swinging. For interactive players that scrub backwards.
+    Off,
+    /// Simulate from the start of the motion: physics starts (settled) at frame 0 and is
+    /// stepped `step` MMD frames at a time (1 for 30 fps playback, 0.5 for 60) up to the
+    /// frame asked for, pose and physics only (nothing is deformed or handed out); a jump
+    /// forward steps on from the last frame the same way. The frame then has the pose it has
+    /// when every frame from 0 is played in order at that step, bit for bit (after a jump
+    /// forward: when the frames before it were played so). A `step` that is not a positive
+    /// number counts as 1. It costs the
+    /// pose and physics of every frame in between: for Gene_light.pmx about 0.44 ms a frame on
+    /// a quiet machine, 0.5–0.8 ms on a busy one (README, "Physics from the first frame"), so
+    /// a seek back to the end of a 3,000-frame motion takes one to two seconds.
+    FromStart { step: f32 },
 }
 
 impl Default for PlayerOptions {
@@ -27,6 +87,8 @@ impl Default for PlayerOptions {
         PlayerOptions {
             physics: true,
             deform: true,
+            settle: SETTLE_SECONDS,
+            preroll: Preroll::FromStart { step: 1.0 },
         }
     }
 }
@@ -125,8 +187,13 @@ impl Player {
         self.frame
     }
 
-    /// Jump to `frame` (MMD frames). Physics follows MMD's rule at the next evaluation: a
-    /// step backwards or a long jump resets the bodies onto the pose and settles them.
+    /// Jump to `frame` (MMD frames). At the next evaluation physics steps on when `frame` is
+    /// at most [`odori_physics::PhysicsConfig::max_frame_gap`] frames after the last one
+    /// evaluated; otherwise (a step backwards, a long jump) it restarts as
+    /// [`PlayerOptions::preroll`] says: by default simulated from frame 0 (a jump forward:
+    /// from the last frame) up to `frame`, so the frame is the one playing from the start
+    /// gives; with [`Preroll::Off`] the bodies are put on `frame`'s pose and settled there,
+    /// as MikuMikuDance does.
     pub fn seek(&mut self, frame: f64) {
         self.frame = if frame.is_finite() {
             frame.max(0.0)
@@ -140,7 +207,8 @@ impl Player {
         self.seek(self.frame + seconds * FPS);
     }
 
-    /// Put every rigid body back on its bone at the next evaluation.
+    /// Restart physics at the next evaluation, as after a seek backwards (see
+    /// [`Player::seek`]).
     pub fn reset_physics(&mut self) {
         for d in &mut self.dancers {
             if let Some(w) = &mut d.physics {
@@ -155,28 +223,38 @@ impl Player {
     }
 
     /// Evaluate the current frame into `out` (its buffers are reused; after the first frame
-    /// nothing is allocated).
+    /// nothing is allocated). Physics that cannot step on from the last frame restarts first,
+    /// as [`PlayerOptions::preroll`] says.
     pub fn evaluate(&mut self, out: &mut Frame) {
         let frame = self.frame as f32;
         out.frame = frame;
         out.models
             .resize_with(self.dancers.len(), ModelFrame::default);
         let scene = &self.scene;
+        let options = &self.options;
         for ((m, d), o) in (scene.models().iter())
             .zip(&mut self.dancers)
             .zip(&mut out.models)
         {
             let model = m.asset().pose();
             let motion = m.motion();
+            let start_here = match &mut d.physics {
+                Some(world) => catch_up(world, model, motion, &mut d.inst, frame, options),
+                None => false,
+            };
             d.inst
                 .before_physics(model, motion, frame)
                 .expect("the player sized each instance for its scene model and motion");
             if let Some(world) = &mut d.physics {
-                world.simulate(model, &mut d.inst, frame);
+                if start_here {
+                    world.start(model, &mut d.inst, frame, options.settle);
+                } else {
+                    world.simulate(model, &mut d.inst, frame);
+                }
             }
             d.inst.after_physics(model);
             fill(o, &d.inst, m.placement(), d.margin);
-            if self.options.deform {
+            if options.deform {
                 odori_deform::deform(
                     m.asset().mesh(),
                     &o.skinning,
@@ -194,6 +272,63 @@ impl Player {
         self.seek(frame);
         self.evaluate(out);
     }
+}
+
+/// Bring `world` to just before `frame` when it cannot step there from its last frame, as
+/// `options.preroll` says; true when physics is instead to start at `frame` itself (with
+/// [`PhysicsWorld::start`], in place of [`PhysicsWorld::simulate`]). Pre-rolled frames are
+/// whole evaluations (both pose passes around the physics stage), since the pose carries
+/// state from frame to frame too (IK).
+fn catch_up(
+    world: &mut PhysicsWorld,
+    model: &Model,
+    motion: &Motion,
+    inst: &mut Instance,
+    frame: f32,
+    options: &PlayerOptions,
+) -> bool {
+    if world.continues_to(frame) {
+        return false;
+    }
+    let settle = options.settle > 0.0;
+    let Preroll::FromStart { step } = options.preroll else {
+        return settle;
+    };
+    let step = if step.is_finite() && step > 0.0 {
+        step
+    } else {
+        1.0
+    };
+    let pose_before = |inst: &mut Instance, at: f32| {
+        inst.before_physics(model, motion, at)
+            .expect("the player sized each instance for its scene model and motion");
+    };
+    let origin = match world.last_frame() {
+        // A jump forward: step on from where the world is.
+        Some(last) if last < frame => last,
+        _ if frame <= 0.0 => return settle,
+        _ => {
+            pose_before(inst, 0.0);
+            if settle {
+                world.start(model, inst, 0.0, options.settle);
+            } else {
+                world.simulate(model, inst, 0.0);
+            }
+            inst.after_physics(model);
+            0.0
+        }
+    };
+    // Frames as an in-order playback at this step computes them (start + k × step).
+    for k in 1u32.. {
+        let at = origin + k as f32 * step;
+        if at >= frame {
+            break;
+        }
+        pose_before(inst, at);
+        world.simulate(model, inst, at);
+        inst.after_physics(model);
+    }
+    false
 }
 
 /// Copy an evaluated instance's products into `out`, moved to the model's place in the scene.

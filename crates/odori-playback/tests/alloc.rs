@@ -15,6 +15,7 @@ fn player_evaluate_allocates_nothing_per_frame() {
     let options = PlayerOptions {
         physics: false,
         deform: true,
+        ..PlayerOptions::default()
     };
     let mut player = Player::new(scene, options);
     let mut frame = Frame::default();

@@ -7,7 +7,9 @@
 use glam::Affine3A;
 use odori_deform::{Deformed, deform};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
-use odori_playback::{Frame, ModelAsset, ModelFrame, MotionFile, Player, PlayerOptions, Scene};
+use odori_playback::{
+    Frame, ModelAsset, ModelFrame, MotionFile, Player, PlayerOptions, Preroll, Scene,
+};
 use odori_pose::Instance;
 use std::path::Path;
 use std::sync::Arc;
@@ -29,9 +31,13 @@ fn compare(scene: Scene, physics: bool, frames: &[f64]) -> usize {
     let scene = Arc::new(scene);
     let m = &scene.models()[0];
     let (model, motion, mesh) = (m.asset().pose(), m.motion(), m.asset().mesh());
+    // Physics as `PhysicsWorld::simulate` alone does it (its own reset and settle), which
+    // is what the stages by hand do; the settled start and the pre-roll are in `settle.rs`.
     let options = PlayerOptions {
         physics,
         deform: true,
+        settle: 0.0,
+        preroll: Preroll::Off,
     };
     let mut player = Player::new(scene.clone(), options);
     let mut world = physics.then(|| {

@@ -119,6 +119,13 @@ enum Command {
         /// Skip rigid-body physics.
         #[arg(long)]
         no_physics: bool,
+        /// Seconds of simulated time physics settles for at frame 0 before the first frame,
+        /// so hair and skirts start at rest (default 3); a range starting later is simulated
+        /// from frame 0 up to its start, so each frame looks as in the whole video. 0: physics
+        /// starts at the range's first frame, reset onto it with MMD's short settle (the
+        /// behaviour before this option).
+        #[arg(long, value_name = "SECONDS")]
+        settle: Option<f32>,
         /// Turn off the self-shadow map (faster on software renderers).
         #[arg(long)]
         no_self_shadow: bool,
@@ -188,6 +195,7 @@ fn run(cli: Cli) -> Result<()> {
             range,
             msaa,
             no_physics,
+            settle,
             no_self_shadow,
             no_ground_shadow,
             no_edges,
@@ -203,6 +211,7 @@ fn run(cli: Cli) -> Result<()> {
             range,
             msaa,
             physics: !no_physics,
+            settle,
             self_shadow: !no_self_shadow,
             ground_shadow: !no_ground_shadow,
             edges: !no_edges,

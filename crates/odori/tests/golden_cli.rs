@@ -1,70 +1,141 @@
-//! A golden image of the command line's own path: `odori render` of Gene_light.pmx dancing
+//! Golden images of the command line's own path: `odori render` of Gene_light.pmx dancing
 //! wavefile_v2 under its camera (wavefile_camera.vmd), physics on (the default), frame 900 at
-//! 256×256, once with CPU skinning and once with GPU skinning, both held to the one golden
-//! (`tests/golden/cli_gene_light_0900.png`, blessed from the CPU render) by
-//! `odori_testkit::golden`'s rule over covered pixels. Skipped without ../shared, a GPU adapter
-//! or Bullet unless `ODORI_REQUIRE_SHARED`, `ODORI_REQUIRE_GPU`, `ODORI_REQUIRE_PHYSICS` are 1.
-//! Multisampling is pinned off (`--msaa 1`, the default on software rasterisers) so that a
-//! GPU machine renders what the golden holds.
+//! 256×256, held to the goldens in `tests/golden/` by `odori_testkit::golden`'s rule over
+//! covered pixels:
+//!
+//! - `cli_gene_light_0900.png`, blessed from the CPU-skinned render: `--range 900:900` with
+//!   CPU and with GPU skinning. Physics is simulated from frame 0 (settled) up to 900, so this
+//!   is frame 900 of the whole video; and it is: a `--range 0:900` render into a folder ends
+//!   on the same picture, within the same rule.
+//! - `cli_gene_light_0900_settle0.png`: `--settle 0`, physics started at frame 900 itself
+//!   (reset onto its pose, sixty settling steps): the command's output before the settled
+//!   start and the pre-roll, and this file was its golden then.
+//!
+//! Skipped without ../shared, a GPU adapter or Bullet unless `ODORI_REQUIRE_SHARED`,
+//! `ODORI_REQUIRE_GPU`, `ODORI_REQUIRE_PHYSICS` are 1. Multisampling is pinned off
+//! (`--msaa 1`, the default on software rasterisers) so that a GPU machine renders what the
+//! goldens hold.
 
+use odori_testkit::golden::{self, LIMITS};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const NAME: &str = "cli_gene_light_0900";
+const SETTLE_0: &str = "cli_gene_light_0900_settle0";
 
-fn render(model: &Path, motion: &Path, camera: &Path, skinning: &str) -> image::RgbaImage {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden-cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let png = dir.join(format!("{skinning}.png"));
-    let _ = std::fs::remove_file(&png);
-    let out = Command::new(env!("CARGO_BIN_EXE_odori"))
-        .arg("render")
-        .arg(model)
-        .arg(motion)
-        .arg("--camera")
-        .arg(camera)
-        .args(["--range", "900:900", "--size", "256x256", "--msaa", "1"])
-        .args(["--skinning", skinning, "-o"])
-        .arg(&png)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "odori render --skinning {skinning}:\n{err}"
-    );
-    assert!(
-        !err.contains("without physics"),
-        "--skinning {skinning} ran without physics:\n{err}"
-    );
-    image::open(&png).unwrap().to_rgba8()
+struct Files {
+    model: PathBuf,
+    motion: PathBuf,
+    camera: PathBuf,
 }
 
-#[test]
-fn gene_light_frame_900_cpu_and_gpu_skinning() {
+/// The shared files, when there and when a GPU adapter and Bullet are.
+fn files() -> Option<Files> {
     let (Some(model), Some(motion), Some(camera)) = (
         odori_testkit::shared("assets/gene/Gene_light.pmx"),
         odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
         odori_testkit::shared("assets/wavefile/wavefile_camera.vmd"),
     ) else {
-        return;
+        return None;
     };
-    if odori_render::gpu::for_tests().is_none() {
-        return;
-    }
+    odori_render::gpu::for_tests()?;
     if !odori_physics::AVAILABLE {
         if std::env::var("ODORI_REQUIRE_PHYSICS").is_ok_and(|v| v == "1") {
             panic!("odori built without Bullet, and ODORI_REQUIRE_PHYSICS=1 forbids skipping");
         }
         eprintln!("SKIPPED: odori built without Bullet (physics), so no golden of its render");
-        return;
+        return None;
     }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    Some(Files {
+        model,
+        motion,
+        camera,
+    })
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&path);
+    path
+}
+
+/// `odori render` of the files at 256×256, `--msaa 1`, with `args` and `-o out`.
+fn render(f: &Files, args: &[&str], out: &Path) {
+    let run = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .arg("render")
+        .arg(&f.model)
+        .arg(&f.motion)
+        .arg("--camera")
+        .arg(&f.camera)
+        .args(["--size", "256x256", "--msaa", "1"])
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "odori render {args:?}:\n{err}");
+    assert!(
+        !err.contains("without physics"),
+        "{args:?} ran without physics:\n{err}"
+    );
+}
+
+fn still(f: &Files, args: &[&str], name: &str) -> image::RgbaImage {
+    let png = temp(name);
+    render(f, args, &png);
+    image::open(&png).unwrap().to_rgba8()
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+#[test]
+fn gene_light_frame_900_cpu_and_gpu_skinning() {
+    let Some(f) = files() else { return };
     let out = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let limits = odori_testkit::golden::LIMITS;
-    let cpu = render(&model, &motion, &camera, "cpu");
-    odori_testkit::golden::check(&dir, NAME, &cpu, out, limits);
-    let gpu = render(&model, &motion, &camera, "gpu");
+    let range = ["--range", "900:900"];
+    let cpu = still(
+        &f,
+        &[&range[..], &["--skinning", "cpu"]].concat(),
+        "cpu.png",
+    );
+    golden::check(&golden_dir(), NAME, &cpu, out, LIMITS);
+    let gpu = still(
+        &f,
+        &[&range[..], &["--skinning", "gpu"]].concat(),
+        "gpu.png",
+    );
     eprintln!("--skinning gpu against the same golden:");
-    odori_testkit::golden::verify(&dir, NAME, &gpu, out, limits);
+    golden::verify(&golden_dir(), NAME, &gpu, out, LIMITS);
+}
+
+/// `--settle 0` is the command as it was before the settled start: physics starts at the
+/// range's first frame.
+#[test]
+fn gene_light_frame_900_settle_0() {
+    let Some(f) = files() else { return };
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let args = ["--range", "900:900", "--skinning", "cpu", "--settle", "0"];
+    let img = still(&f, &args, "settle0.png");
+    golden::check(&golden_dir(), SETTLE_0, &img, out, LIMITS);
+}
+
+/// A still of frame 900 is frame 900 of the video: the last of a `--range 0:900` folder.
+#[test]
+fn gene_light_still_900_is_frame_900_of_the_whole_range() {
+    let Some(f) = files() else { return };
+    let args = ["--range", "900:900", "--skinning", "cpu"];
+    let alone = still(&f, &args, "alone.png");
+    let dir = temp("range_0_900");
+    render(&f, &["--range", "0:900", "--skinning", "cpu"], &dir);
+    let last = image::open(dir.join("frame_00900.png")).unwrap().to_rgba8();
+    assert!(!dir.join("frame_00901.png").exists());
+    let (figures, _) = golden::compare(&last, &alone);
+    eprintln!("--range 900:900 against frame 900 of --range 0:900: {figures:?}");
+    assert!(figures.pass(LIMITS), "{figures:?}");
 }

@@ -34,6 +34,7 @@ pub fn check_frames(gpu: Gpu, scene: Scene, frames: &[(f64, String)], no_warning
     let no_physics = PlayerOptions {
         physics: false,
         deform: true,
+        ..PlayerOptions::default()
     };
     let mut player = Player::new(scene.clone(), no_physics);
     let mut frame = Frame::default();

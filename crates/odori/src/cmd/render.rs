@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use odori_playback::offline::{self, FrameRange, Skinning};
 use odori_playback::sink::{FrameSink, Mp4Sink, PngSink};
-use odori_playback::{Player, PlayerOptions};
+use odori_playback::{Player, PlayerOptions, Preroll};
 use odori_render::{Gpu, RenderOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,6 +21,9 @@ pub struct Args {
     pub range: Option<String>,
     pub msaa: Option<u32>,
     pub physics: bool,
+    /// Seconds of settling at the start (`None`: the player's default); 0 turns the settled
+    /// start and the pre-roll off.
+    pub settle: Option<f32>,
     pub self_shadow: bool,
     pub ground_shadow: bool,
     pub edges: bool,
@@ -95,6 +98,11 @@ fn parse_range(s: &str, end: f32) -> Result<(f32, f32)> {
 
 pub fn run(args: Args) -> Result<()> {
     let (width, height) = parse_size(&args.size)?;
+    if let Some(s) = args.settle
+        && !(s.is_finite() && (0.0..=600.0).contains(&s))
+    {
+        bail!("--settle {s}: give seconds from 0 to 600");
+    }
     if ![24, 25, 30, 50, 60].contains(&args.fps) {
         bail!("--fps {}: use 30 or 60 (24, 25 and 50 also work)", args.fps);
     }
@@ -160,13 +168,26 @@ pub fn run(args: Args) -> Result<()> {
     for w in renderer.warnings() {
         eprintln!("warning: {w}");
     }
+    let settle = args.settle.unwrap_or(PlayerOptions::default().settle);
     let player_options = PlayerOptions {
         physics: args.physics,
         deform: skinning == Skinning::Cpu,
+        settle,
+        // Simulated from frame 0 at the output's own step, so a range that starts late shows
+        // what the whole video shows at its frames; `--settle 0` is the old start, at the
+        // range's first frame.
+        preroll: if settle > 0.0 {
+            Preroll::FromStart { step: range.step }
+        } else {
+            Preroll::Off
+        },
     };
     let player = Player::new(scene.clone(), player_options);
     for w in player.warnings() {
         eprintln!("warning: {w}");
+    }
+    if player.has_physics() && settle > 0.0 && start > 0.0 {
+        eprintln!("physics: simulating frames 0 to {start} first (pre-roll; --settle 0 skips it)");
     }
 
     let sound = match (scene.audio(), &output) {
