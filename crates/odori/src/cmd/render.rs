@@ -205,7 +205,8 @@ pub fn run(args: Args) -> Result<()> {
         .expect("a valid template"),
     );
     let tick = || bar.inc(1);
-    let report = offline::render(player, &mut renderer, skinning, range, sink, &tick)?;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let report = offline::render(player, &mut renderer, skinning, range, sink, &tick, &never)?;
     bar.finish_and_clear();
     eprintln!(
         "wrote {} ({} frames in {:.1} s, {:.1} fps)",
