@@ -43,3 +43,4 @@ fn bake_writes_physics_keys_or_says_what_to_install() {
     assert_eq!(baked.cameras, original.cameras);
     std::fs::remove_dir_all(&dir).ok();
 }
+
