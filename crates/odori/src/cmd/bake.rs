@@ -11,6 +11,14 @@ use std::path::Path;
 pub fn run(model_path: &Path, motion_path: &Path, output: &Path, verbose: bool) -> Result<()> {
     crate::output::check_file(output)?;
     let asset = load::model(model_path)?;
+    if asset.physics().dynamic_body_count() == 0 {
+        bail!(
+            "{}: nothing to bake: the model has no rigid bodies that physics moves ({} in all, \
+             none simulated); its motion plays the same without physics",
+            model_path.display(),
+            asset.physics().bodies.len()
+        );
+    }
     let files = load::motion_files(&[motion_path.to_path_buf()])?;
     let Some(MotionFile::Vmd(vmd)) = files.first() else {
         bail!("{}: bake needs a VMD motion", motion_path.display());
@@ -20,6 +28,12 @@ pub fn run(model_path: &Path, motion_path: &Path, output: &Path, verbose: bool) 
         .context("odori bake needs physics")?;
     for w in &world.diagnostics()[asset.physics().diagnostics.len()..] {
         eprintln!("warning: {}: physics: {w}", asset.label());
+    }
+    if world.driven_bones().is_empty() {
+        bail!(
+            "{}: nothing to bake: no bone is moved by a simulated rigid body",
+            model_path.display()
+        );
     }
     let motion = load::bind(&asset, &files, verbose);
     let baked = odori_physics::bake(model, &motion, &mut world, vmd)?;
