@@ -57,9 +57,16 @@ impl fmt::Display for Location {
 pub enum ErrorKind {
     #[error("file ends early: {needed} bytes needed, {available} left")]
     Truncated { needed: u64, available: u64 },
-    #[error("bad magic: expected {expected:?}, found {found:?}")]
+    #[error("bad magic: expected {expected}, found {}", show_magic(found))]
     BadMagic {
         expected: &'static str,
+        found: Vec<u8>,
+    },
+    /// No MMD format's magic at the start: the file is empty or another kind of file
+    /// (see [`crate::sniff`]). `expected` is the format the file's name asks for, if any.
+    #[error("{}", not_mmd(*expected, found))]
+    NotMmd {
+        expected: Option<Format>,
         found: Vec<u8>,
     },
     #[error("unsupported version {0}")]
@@ -90,6 +97,42 @@ pub enum ErrorKind {
     Unwritable(String),
     #[error("I/O error: {0}")]
     Io(String),
+}
+
+/// The first bytes of a file for a message: quoted text when they are printable ASCII, else
+/// hex; with what kind of file they look like, when [`crate::sniff`] knows.
+fn show_magic(found: &[u8]) -> String {
+    let text = found
+        .iter()
+        .take_while(|&&b| b != 0)
+        .all(|&b| b.is_ascii_graphic() || b == b' ');
+    let shown = if found.is_empty() {
+        "nothing (the file is empty)".to_string()
+    } else if text {
+        let end = found.iter().position(|&b| b == 0).unwrap_or(found.len());
+        format!("{:?}", String::from_utf8_lossy(&found[..end]))
+    } else {
+        let hex: Vec<String> = found.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        format!("bytes {}", hex.join(" "))
+    };
+    match crate::sniff(found) {
+        Some(kind) => format!("{shown} (it looks like {kind})"),
+        None => shown,
+    }
+}
+
+fn not_mmd(expected: Option<Format>, found: &[u8]) -> String {
+    let what = match expected {
+        Some(f) => format!("not a {f} file"),
+        None => "not a PMX, PMD, VMD or VPD file".to_string(),
+    };
+    if found.is_empty() {
+        format!("{what}: the file is empty")
+    } else if let Some(kind) = crate::sniff(found) {
+        format!("{what} (it looks like {kind})")
+    } else {
+        format!("{what} (bad magic: it starts with {})", show_magic(found))
+    }
 }
 
 /// What a [`FormatError`] holds.
@@ -141,12 +184,16 @@ impl fmt::Display for FormatError {
         if let Some(p) = &self.path {
             write!(f, "{}: ", p.display())?;
         }
-        if let ErrorKind::Io(_) = self.kind {
-            return write!(
-                f,
-                "cannot read the {} file: {}",
-                self.location.format, self.kind
-            );
+        match self.kind {
+            ErrorKind::Io(_) => {
+                return write!(
+                    f,
+                    "cannot read the {} file: {}",
+                    self.location.format, self.kind
+                );
+            }
+            ErrorKind::NotMmd { .. } => return write!(f, "{}", self.kind),
+            _ => {}
         }
         write!(f, "{}: {}", self.location, self.kind)
     }

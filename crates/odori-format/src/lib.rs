@@ -54,9 +54,85 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     }
 }
 
+/// What kind of (non-MMD) file `bytes` look like, by magic, for messages: "a PNG image",
+/// "a ZIP archive"… `None` when nothing known matches (MMD's own formats included: see
+/// [`detect`]).
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    const KINDS: &[(usize, &[u8], &str)] = &[
+        (0, b"\x89PNG", "a PNG image"),
+        (0, b"\xff\xd8\xff", "a JPEG image"),
+        (0, b"GIF87a", "a GIF image"),
+        (0, b"GIF89a", "a GIF image"),
+        (0, b"BM", "a BMP image"),
+        (0, b"DDS ", "a DDS texture"),
+        (8, b"WEBP", "a WebP image"),
+        (8, b"WAVE", "a WAV audio file"),
+        (8, b"AVI ", "an AVI video"),
+        (0, b"ID3", "an MP3 audio file"),
+        (0, b"\xff\xfb", "an MP3 audio file"),
+        (0, b"\xff\xf3", "an MP3 audio file"),
+        (0, b"\xff\xf2", "an MP3 audio file"),
+        (0, b"OggS", "an Ogg audio file"),
+        (0, b"fLaC", "a FLAC audio file"),
+        (4, b"ftyp", "an MP4 video"),
+        (0, b"PK\x03\x04", "a ZIP archive"),
+        (0, b"Rar!", "a RAR archive"),
+        (0, b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+        (0, b"\x1f\x8b", "a gzip archive"),
+        (0, b"%PDF", "a PDF document"),
+        (0, b"glTF", "a binary glTF model"),
+        (0, b"Kaydara FBX Binary", "an FBX model"),
+        (0, b"xof ", "a DirectX .x model"),
+        (0, b"Metasequoia Document", "a Metasequoia model"),
+        (0, b"\x7fELF", "a program (ELF)"),
+        (0, b"MZ", "a Windows program"),
+    ];
+    if detect(bytes).is_some() {
+        return None;
+    }
+    for &(at, magic, kind) in KINDS {
+        if bytes.get(at..at + magic.len()) == Some(magic) {
+            return Some(kind);
+        }
+    }
+    None
+}
+
+/// The format a file's name asks for (`.pmx`, `.pmd`, `.vmd`, `.vpd`, any case).
+pub fn format_of_path(path: &Path) -> Option<Format> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "pmx" => Some(Format::Pmx),
+        "pmd" => Some(Format::Pmd),
+        "vmd" => Some(Format::Vmd),
+        "vpd" => Some(Format::Vpd),
+        _ => None,
+    }
+}
+
 /// Parse bytes of any of the four formats (by magic), with diagnostics.
 pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
-    match detect(bytes) {
+    parse_expecting(bytes, None)
+}
+
+/// [`parse_any`], with the format the caller expects (from a file name) for the message when
+/// no format's magic matches.
+fn parse_expecting(bytes: &[u8], expected: Option<Format>) -> Result<(Document, Vec<Diagnostic>)> {
+    // A file cut inside its magic is read as that format, which reports it truncated.
+    let cut_magic = || {
+        let magics: [(&[u8], Format); 5] = [
+            (b"PMX ", Format::Pmx),
+            (b"Pmd", Format::Pmd),
+            (vmd::MAGIC_V2, Format::Vmd),
+            (vmd::MAGIC_V1, Format::Vmd),
+            (b"Vocaloid Pose Data file", Format::Vpd),
+        ];
+        (!bytes.is_empty())
+            .then(|| magics.into_iter().find(|(m, _)| m.starts_with(bytes)))
+            .flatten()
+            .map(|(_, f)| f)
+    };
+    match detect(bytes).or_else(cut_magic) {
         Some(Format::Pmx) => {
             pmx::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmx(Box::new(d)), g))
         }
@@ -69,14 +145,14 @@ pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
         Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(Box::new(d)), Vec::new())),
         None => Err(FormatError::new(
             Location {
-                format: Format::Pmx,
+                format: expected.unwrap_or(Format::Pmx),
                 section: "header",
                 element: None,
                 field: "magic",
                 offset: 0,
             },
-            ErrorKind::BadMagic {
-                expected: "\"PMX \", \"Pmd\", \"Vocaloid Motion Data\" or \"Vocaloid Pose Data file\"",
+            ErrorKind::NotMmd {
+                expected,
                 found: bytes.iter().take(30).copied().collect(),
             },
         )),
@@ -87,23 +163,14 @@ pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
 pub fn read_path(path: impl AsRef<Path>) -> Result<(Document, Vec<Diagnostic>)> {
     let path = path.as_ref();
     let bytes = read_bytes(path)?;
-    parse_any(&bytes).map_err(|e| e.with_path(path))
+    parse_expecting(&bytes, format_of_path(path)).map_err(|e| e.with_path(path))
 }
 
 /// Read a file's bytes, turning an I/O failure into a [`FormatError`] that names the file and
 /// the format its extension suggests.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| {
-        let format = match path
-            .extension()
-            .and_then(|x| x.to_str())
-            .map(|x| x.to_ascii_lowercase())
-        {
-            Some(x) if x == "pmd" => Format::Pmd,
-            Some(x) if x == "vmd" => Format::Vmd,
-            Some(x) if x == "vpd" => Format::Vpd,
-            _ => Format::Pmx,
-        };
+        let format = format_of_path(path).unwrap_or(Format::Pmx);
         FormatError::new(
             Location {
                 format,

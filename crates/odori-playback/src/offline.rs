@@ -11,7 +11,7 @@ use crate::scene::Scene;
 use crate::sink::FrameSink;
 use odori_deform::gpu::GpuSkinner;
 use odori_render::{Gpu, RenderOptions, Renderer};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
 
@@ -82,7 +82,10 @@ impl StageTimes {
 /// What a finished run took.
 #[derive(Debug)]
 pub struct RenderReport {
+    /// Frames written.
     pub frames: usize,
+    /// Frames asked for (`range.count`); more than `frames` when the run was cancelled.
+    pub requested: usize,
     pub seconds: f64,
     /// Milliseconds per frame: pose + physics + deformation, draw + upload, wait for the GPU
     /// + readback, encode.
@@ -92,8 +95,21 @@ pub struct RenderReport {
     pub encode_ms: f64,
 }
 
+impl RenderReport {
+    /// True when the run was cancelled before every frame asked for was written.
+    pub fn cancelled(&self) -> bool {
+        self.frames < self.requested
+    }
+}
+
 /// Render `range` of the player's scene with `renderer` into `sink`. `progress` is called
 /// once per encoded frame (from the encoding thread).
+///
+/// Setting `cancel` (from any thread: a Ctrl-C handler, a window's stop button) stops the run
+/// early: no new frame is evaluated, the few already under way are drawn and encoded, and
+/// the sink is finished with the frames done so far (an MP4 shorter than asked for, but
+/// whole). Cancelled before any frame was written, the sink is dropped unfinished (an MP4
+/// sink then leaves no file). [`RenderReport::frames`] says how many were written.
 pub fn render(
     mut player: Player,
     renderer: &mut Renderer,
@@ -101,6 +117,7 @@ pub fn render(
     range: FrameRange,
     sink: Box<dyn FrameSink>,
     progress: &(dyn Fn() + Sync),
+    cancel: &AtomicBool,
 ) -> Result<RenderReport, PlaybackError> {
     let scene = player.scene().clone();
     let count = range.count;
@@ -119,7 +136,7 @@ pub fn render(
     let times = StageTimes::default();
     let times = &times;
 
-    std::thread::scope(|s| -> Result<(), PlaybackError> {
+    let written = std::thread::scope(|s| -> Result<usize, PlaybackError> {
         // Stage 1: pose, physics, deformation. Frames circulate through `recycle`.
         let (frame_tx, frame_rx): (SyncSender<Frame>, Receiver<Frame>) = sync_channel(2);
         let (recycle_tx, recycle_rx) = sync_channel::<Frame>(4);
@@ -128,6 +145,9 @@ pub fn render(
         }
         s.spawn(move || {
             for k in 0..count {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
                 let Ok(mut f) = recycle_rx.recv() else { return };
                 let t = Instant::now();
                 player.evaluate_at(range.frame(k) as f64, &mut f);
@@ -144,16 +164,24 @@ pub fn render(
         for _ in 0..3 {
             free_tx.send(Vec::new()).expect("room for three");
         }
-        let encoder = s.spawn(move || -> Result<(), PlaybackError> {
+        let encoder = s.spawn(move || -> Result<usize, PlaybackError> {
             let mut sink = sink;
+            let mut written = 0;
             for px in pixels_rx {
                 let t = Instant::now();
                 sink.push(&px)?;
+                written += 1;
                 StageTimes::add(&times.encode, t);
                 progress();
                 let _ = free_tx.send(px);
             }
-            sink.finish()
+            if written == 0 && count > 0 {
+                // Cancelled before the first frame: nothing worth keeping.
+                drop(sink);
+            } else {
+                sink.finish()?;
+            }
+            Ok(written)
         });
 
         // Stage 2: draw frame k, then read frame k − 1 back while k renders.
@@ -168,6 +196,7 @@ pub fn render(
             pixels_tx.send(px).is_ok()
         };
         for k in 0..count {
+            // Ends early when the pose thread stops (cancelled).
             let Ok(f) = frame_rx.recv() else { break };
             let t = Instant::now();
             f.prepare(renderer, skinners.is_empty());
@@ -196,11 +225,12 @@ pub fn render(
         encoder.join().expect("encoder thread panicked")
     })?;
     Ok(RenderReport {
-        frames: count,
+        frames: written,
+        requested: count,
         seconds: began.elapsed().as_secs_f64(),
-        evaluate_ms: StageTimes::ms(&times.evaluate, count),
-        draw_ms: StageTimes::ms(&times.draw, count),
-        readback_ms: StageTimes::ms(&times.readback, count),
-        encode_ms: StageTimes::ms(&times.encode, count),
+        evaluate_ms: StageTimes::ms(&times.evaluate, written),
+        draw_ms: StageTimes::ms(&times.draw, written),
+        readback_ms: StageTimes::ms(&times.readback, written),
+        encode_ms: StageTimes::ms(&times.encode, written),
     })
 }

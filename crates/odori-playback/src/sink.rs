@@ -11,15 +11,28 @@ pub trait FrameSink: Send {
     fn finish(self: Box<Self>) -> Result<(), PlaybackError>;
 }
 
-/// An MP4 being written.
+/// An MP4 being written. It is written to a hidden file beside the final one
+/// ([`part_path`]) and renamed when finished, so the final name never holds a partial or
+/// empty file: a sink dropped without [`FrameSink::finish`] (a failed or abandoned render)
+/// removes what it wrote, and an existing file of that name is left as it was.
 pub struct Mp4Sink {
-    video: odori_video::Video,
+    video: Option<odori_video::Video>,
     path: PathBuf,
+    part: PathBuf,
+}
+
+/// Where an MP4 for `path` is written until it is finished: `.NAME.part` in the same folder
+/// (so the rename is on one file system).
+pub fn part_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "odori.mp4".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.part"))
 }
 
 impl Mp4Sink {
-    /// Start `path`; the soundtrack (if any) is read now, so a bad audio file fails before
-    /// any frame is rendered.
+    /// Start `path` (written as [`part_path`] until finished); the soundtrack (if any) is read
+    /// now, so a bad audio file fails before any frame is rendered.
     pub fn create(
         encoder: odori_video::Encoder,
         path: &Path,
@@ -27,22 +40,27 @@ impl Mp4Sink {
         fps: u32,
         sound: Option<&odori_video::Soundtrack<'_>>,
     ) -> Result<Mp4Sink, PlaybackError> {
-        let video = odori_video::Video::create(encoder, path, size.0, size.1, fps, sound).map_err(
-            |source| PlaybackError::Video {
+        let part = part_path(path);
+        match odori_video::Video::create(encoder, &part, size.0, size.1, fps, sound) {
+            Ok(video) => Ok(Mp4Sink {
+                video: Some(video),
                 path: path.to_path_buf(),
-                source,
-            },
-        )?;
-        Ok(Mp4Sink {
-            video,
-            path: path.to_path_buf(),
-        })
+                part,
+            }),
+            Err(source) => {
+                let _ = std::fs::remove_file(&part);
+                Err(PlaybackError::Video {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        }
     }
 
     /// True when the soundtrack is stored as PCM (a WAV with the built-in encoder), which
     /// browsers do not play.
     pub fn audio_is_pcm(&self) -> bool {
-        self.video.audio_is_pcm()
+        self.video.as_ref().is_some_and(|v| v.audio_is_pcm())
     }
 
     fn error(&self, source: odori_video::VideoError) -> PlaybackError {
@@ -55,14 +73,38 @@ impl Mp4Sink {
 
 impl FrameSink for Mp4Sink {
     fn push(&mut self, rgba: &[u8]) -> Result<(), PlaybackError> {
-        self.video.push(rgba).map_err(|e| self.error(e))
+        match self.video.as_mut() {
+            Some(v) => v.push(rgba).map_err(|e| self.error(e)),
+            None => Ok(()),
+        }
     }
 
-    fn finish(self: Box<Self>) -> Result<(), PlaybackError> {
-        let path = self.path.clone();
-        self.video
-            .finish()
-            .map_err(|source| PlaybackError::Video { path, source })
+    /// Finish the file (the soundtrack is cut to the frames written) and give it its name.
+    fn finish(mut self: Box<Self>) -> Result<(), PlaybackError> {
+        let Some(video) = self.video.take() else {
+            return Ok(());
+        };
+        if let Err(source) = video.finish() {
+            let _ = std::fs::remove_file(&self.part);
+            return Err(self.error(source));
+        }
+        std::fs::rename(&self.part, &self.path).map_err(|source| {
+            let _ = std::fs::remove_file(&self.part);
+            PlaybackError::Write {
+                path: self.path.clone(),
+                source,
+            }
+        })
+    }
+}
+
+impl Drop for Mp4Sink {
+    /// Not finished: the encoder is stopped and its partial file removed.
+    fn drop(&mut self) {
+        if let Some(video) = self.video.take() {
+            drop(video);
+            let _ = std::fs::remove_file(&self.part);
+        }
     }
 }
 

@@ -27,6 +27,20 @@ pub struct Audio {
 pub struct FfmpegVideo {
     child: Child,
     stdin: Option<ChildStdin>,
+    /// Waited for (finished); otherwise dropping stops it.
+    done: bool,
+}
+
+impl Drop for FfmpegVideo {
+    /// Dropped unfinished (a failed or abandoned render): stop ffmpeg before the caller
+    /// removes its partial file.
+    fn drop(&mut self) {
+        if !self.done {
+            drop(self.stdin.take());
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 impl FfmpegVideo {
@@ -48,15 +62,31 @@ impl FfmpegVideo {
                 .arg(&a.path)
                 .args(["-map", "0:v", "-map", "1:a", "-c:a", "aac", "-b:a", "192k"]);
         }
+        // `-f mp4`: the file being written may not end in `.mp4` (it is renamed when done).
         cmd.args(["-c:v", "libx264", "-preset", "veryfast", "-crf", "18"])
-            .args(["-pix_fmt", "yuv420p", "-movflags", "+faststart"])
+            .args([
+                "-pix_fmt",
+                "yuv420p",
+                "-movflags",
+                "+faststart",
+                "-f",
+                "mp4",
+            ])
             .arg(path)
             .stdin(Stdio::piped());
+        // Its own process group: Ctrl-C in a terminal reaches only us, and we decide whether
+        // to finish the file with the frames so far (closing its input) or drop it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .spawn()
             .map_err(|e| VideoError::Encoder(format!("starting ffmpeg: {e}")))?;
         let stdin = child.stdin.take();
-        Ok(FfmpegVideo { child, stdin })
+        Ok(FfmpegVideo {
+            child,
+            stdin,
+            done: false,
+        })
     }
 
     pub fn push(&mut self, rgba: &[u8]) -> Result<(), VideoError> {
@@ -70,6 +100,7 @@ impl FfmpegVideo {
     pub fn finish(mut self) -> Result<(), VideoError> {
         drop(self.stdin.take());
         let status = self.child.wait()?;
+        self.done = true;
         if status.success() {
             Ok(())
         } else {

@@ -30,6 +30,7 @@ pub enum VideoError {
 pub struct Mp4Video {
     encoder: h264::H264Encoder,
     writer: mp4::Mp4Writer<BufWriter<File>>,
+    fps: u32,
 }
 
 impl Mp4Video {
@@ -39,6 +40,7 @@ impl Mp4Video {
         Ok(Mp4Video {
             encoder: h264::H264Encoder::new(width, height, fps).map_err(VideoError::Encoder)?,
             writer: mp4::Mp4Writer::new(file, width, height, fps)?,
+            fps,
         })
     }
 
@@ -47,6 +49,16 @@ impl Mp4Video {
         let bits = self.encoder.encode(rgba).map_err(VideoError::Encoder)?;
         self.writer.write_frame(&bits)?;
         Ok(())
+    }
+
+    /// Frames written so far.
+    pub fn frame_count(&self) -> usize {
+        self.writer.frame_count()
+    }
+
+    /// Seconds of video written so far.
+    pub fn seconds(&self) -> f64 {
+        self.frame_count() as f64 / self.fps.max(1) as f64
     }
 
     /// Add the audio track (if any) and the index.
@@ -143,9 +155,17 @@ impl Video {
         }
     }
 
+    /// Write the index and close the file. With the built-in encoder the soundtrack ends with
+    /// the last frame written (a render stopped early gets a shorter soundtrack too); ffmpeg
+    /// keeps the length it was started with.
     pub fn finish(self) -> Result<(), VideoError> {
         match self {
-            Video::Builtin { mp4, audio } => mp4.finish(audio.as_ref()),
+            Video::Builtin { mp4, mut audio } => {
+                if let Some(a) = audio.as_mut() {
+                    a.truncate(mp4.seconds());
+                }
+                mp4.finish(audio.as_ref())
+            }
             Video::Ffmpeg(f) => f.finish(),
         }
     }

@@ -24,6 +24,33 @@ pub enum AudioTrack {
     },
 }
 
+impl AudioTrack {
+    /// Cut the track to at most `seconds` (for a video that ended early).
+    pub fn truncate(&mut self, seconds: f64) {
+        match self {
+            AudioTrack::Mpeg {
+                sample_rate,
+                samples_per_frame,
+                frames,
+                ..
+            } => {
+                let per = (*samples_per_frame).max(1) as f64 / (*sample_rate).max(1) as f64;
+                let keep = (seconds.max(0.0) / per).ceil() as usize;
+                frames.truncate(keep);
+            }
+            AudioTrack::Pcm {
+                sample_rate,
+                channels,
+                data,
+            } => {
+                let frame = 2 * (*channels).max(1) as usize;
+                let keep = (seconds.max(0.0) * *sample_rate as f64).round() as usize;
+                data.truncate(keep.saturating_mul(frame).min(data.len() / frame * frame));
+            }
+        }
+    }
+}
+
 struct VideoSample {
     offset: u64,
     size: u32,
@@ -501,5 +528,30 @@ mod tests {
             u,
             vec![&[0x67, 1, 2][..], &[0x68, 3][..], &[0x65, 4, 5][..]]
         );
+    }
+
+    #[test]
+    fn audio_is_cut_to_a_shorter_video() {
+        let mut pcm = AudioTrack::Pcm {
+            sample_rate: 1000,
+            channels: 2,
+            data: vec![0; 4 * 3000],
+        };
+        pcm.truncate(1.5);
+        let AudioTrack::Pcm { data, .. } = &pcm else {
+            unreachable!()
+        };
+        assert_eq!(data.len(), 4 * 1500);
+        let mut mp3 = AudioTrack::Mpeg {
+            sample_rate: 44100,
+            channels: 2,
+            samples_per_frame: 1152,
+            frames: vec![vec![0; 4]; 100],
+        };
+        mp3.truncate(0.5);
+        let AudioTrack::Mpeg { frames, .. } = &mp3 else {
+            unreachable!()
+        };
+        assert_eq!(frames.len(), 20, "ceil(0.5 s / 26.1 ms)");
     }
 }

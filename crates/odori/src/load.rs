@@ -37,7 +37,10 @@ pub fn bind(asset: &ModelAsset, files: &[MotionFile], verbose: bool) -> Motion {
     let unbound = motion.unbound();
     if verbose {
         for name in unbound {
-            eprintln!("note: motion track `{name}` matches nothing in the model");
+            eprintln!(
+                "note: motion track `{name}` matches nothing in {}",
+                asset.label()
+            );
         }
     } else if !unbound.is_empty() {
         const SHOWN: usize = 5;

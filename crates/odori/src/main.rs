@@ -4,18 +4,31 @@ mod cmd;
 mod export;
 mod frames;
 mod load;
+mod output;
+mod stdout;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use cmd::render::{EncoderChoice, Fps, Msaa, Range, SkinningChoice};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
     name = "odori",
     version,
-    about = "Make MikuMikuDance models dance exactly as MMD does"
+    about = "Make MikuMikuDance models dance exactly as MMD does",
+    after_help = "Examples:
+  odori render -o demo.mp4                               the embedded demo, no files needed
+  odori render model.pmx dance.vmd --audio song.mp3 -o dance.mp4
+  odori info model.pmx --names
+
+`odori help COMMAND` shows each command's options and examples."
 )]
 struct Cli {
+    /// List every motion track that matches nothing in the model (one summary line without).
+    #[arg(long, short, global = true, display_order = 900)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -23,7 +36,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// What a PMX, PMD, VMD or VPD file holds: version, encoding, counts per section, names.
+    #[command(after_help = "Examples:
+  odori info model.pmx
+  odori info dance.vmd --json
+  odori info model.pmx --names | grep -i skirt")]
     Info {
+        /// The model (PMX, PMD), motion (VMD) or pose (VPD) file.
         file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -33,12 +51,16 @@ enum Command {
         names: bool,
     },
     /// Evaluate a model's pose at chosen frames and write it as pose JSON.
+    #[command(after_help = "Examples:
+  odori pose model.pmx dance.vmd --frames 0:300:30 -o pose.json
+  odori pose model.pmx pose.vpd --morphs")]
     Pose {
+        /// The model: PMX or PMD.
         model: PathBuf,
-        /// VMD or VPD files, merged in order.
+        /// VMD motions or VPD poses, merged in order (none: the rest pose).
         motions: Vec<PathBuf>,
         /// Frames: `0,30,60` or `a:b:step` (b included).
-        #[arg(long, default_value = "0")]
+        #[arg(long, default_value = "0", value_name = "LIST")]
         frames: String,
         /// Turn every IK solver off.
         #[arg(long)]
@@ -47,13 +69,18 @@ enum Command {
         #[arg(long)]
         morphs: bool,
         /// Output file (default: standard output).
-        #[arg(short, long)]
+        #[arg(short, long, value_name = "OUT.json")]
         output: Option<PathBuf>,
     },
     /// Median time per frame of pose evaluation (and each stage), one thread and N instances
     /// in parallel.
+    #[command(after_help = "Examples:
+  odori bench model.pmx dance.vmd
+  odori bench model.pmx dance.vmd --instances 5000 --passes 1")]
     Bench {
+        /// The model: PMX or PMD.
         model: PathBuf,
+        /// VMD motions or VPD poses, merged in order.
         motions: Vec<PathBuf>,
         /// Instances evaluated in parallel in the second measurement.
         #[arg(long, default_value_t = 1000)]
@@ -64,9 +91,13 @@ enum Command {
     },
     /// The deformed mesh of one frame as OBJ (with a .mtl beside it) or binary PLY: positions,
     /// normals, UVs and material groups, for a look in any 3D viewer.
+    #[command(after_help = "Examples:
+  odori mesh model.pmx dance.vmd --frame 600 -o frame600.obj
+  odori mesh model.pmx -o rest.ply")]
     Mesh {
+        /// The model: PMX or PMD.
         model: PathBuf,
-        /// VMD or VPD files, merged in order (none: the rest pose).
+        /// VMD motions or VPD poses, merged in order (none: the rest pose).
         motions: Vec<PathBuf>,
         /// The frame to deform (fractional frames interpolate).
         #[arg(long, default_value_t = 0.0)]
@@ -75,47 +106,65 @@ enum Command {
         #[arg(long)]
         no_ik: bool,
         /// Output file: `.obj` or `.ply`.
-        #[arg(short, long)]
+        #[arg(short, long, value_name = "OUT.obj|OUT.ply")]
         output: PathBuf,
     },
     /// Simulate physics over a motion and write the motion with the simulated bones as
     /// keyframes (physics off on them), for MikuMikuDance or any runtime to play back.
+    #[command(after_help = "Examples:
+  odori bake model.pmx dance.vmd -o dance_baked.vmd")]
     Bake {
+        /// The model: PMX or PMD, with rigid bodies.
         model: PathBuf,
         /// The VMD motion to bake.
         motion: PathBuf,
         /// The baked VMD to write.
-        #[arg(short, long)]
+        #[arg(short, long, value_name = "OUT.vmd")]
         output: PathBuf,
     },
     /// Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs. With no
     /// files, renders the embedded demo character and dance.
+    #[command(after_help = "Examples:
+  odori render -o demo.mp4                         the embedded demo
+  odori render model.pmx dance.vmd face.vmd --camera camera.vmd --audio song.mp3 -o out.mp4
+  odori render a.pmx dance.vmd b.pmd dance.vmd -o duo.mp4        two dancers side by side
+  odori render model.pmx dance.vmd --range 900 -o frame900.png   one frame
+  odori render model.pmx dance.vmd --range 0:299 -o frames/      a folder of PNGs
+
+Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
     Render {
-        /// MODEL (PMX or PMD) then VMD motions, merged in order.
+        /// Each model (PMX or PMD) followed by its VMD motions (merged in order); a file
+        /// ending in .pmx or .pmd starts the next model. None: the embedded demo.
+        #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Camera motion VMD (default: the motions' own camera keys, else a framing camera).
-        #[arg(long)]
+        #[arg(long, value_name = "CAM.vmd")]
         camera: Option<PathBuf>,
         /// Soundtrack, cut to the rendered range: MP3 stored as is; WAV stored as PCM, or made
         /// AAC by ffmpeg when it is installed.
-        #[arg(long)]
+        #[arg(long, value_name = "SONG.mp3|SONG.wav")]
         audio: Option<PathBuf>,
-        /// `.mp4`, `.png` (first frame of the range) or a folder for PNG frames.
-        #[arg(short, long, default_value = "odori.mp4")]
+        /// `NAME.mp4`, `NAME.png` (first frame of the range), or a folder for PNG frames
+        /// (`FOLDER/` with a trailing slash, or an existing folder).
+        #[arg(short, long, default_value = "odori.mp4", value_name = "OUT")]
         output: PathBuf,
         /// Frame size, WIDTHxHEIGHT (even sides for MP4).
-        #[arg(long, default_value = "1280x720")]
-        size: String,
-        /// Output frames per second (MMD's motion runs at 30).
-        #[arg(long, default_value_t = 30)]
-        fps: u32,
-        /// MMD frames `a:b` (30 per second, b included); default the whole motion.
-        #[arg(long)]
-        range: Option<String>,
-        /// MSAA samples (1 = off). Default: 4 on a GPU, 1 on a software rasteriser, where 4×
-        /// multisampling costs about 2.5× the CPU time of a frame.
-        #[arg(long)]
-        msaa: Option<u32>,
+        #[arg(long, default_value = "1280x720", value_name = "WxH",
+              value_parser = cmd::render::parse_size)]
+        size: (u32, u32),
+        /// Output frames per second (MMD's motion runs at 30; 60 interpolates between keys).
+        #[arg(long, value_enum, default_value_t = Fps::F30)]
+        fps: Fps,
+        /// MMD frames `a:b` (30 per second, b included; either side may be left out), or one
+        /// frame `a`. Default: the whole motion.
+        #[arg(long, value_name = "A:B", allow_hyphen_values = true,
+              value_parser = cmd::render::parse_range)]
+        range: Option<Range>,
+        /// MSAA samples (1 = off; the adapter's best up to this). Default: 4 on a GPU, 1 on a
+        /// software rasteriser, where 4× multisampling costs about 2.5× the CPU time of a
+        /// frame.
+        #[arg(long, value_enum)]
+        msaa: Option<Msaa>,
         /// Skip rigid-body physics.
         #[arg(long)]
         no_physics: bool,
@@ -135,30 +184,70 @@ enum Command {
         /// Turn off edges (outlines).
         #[arg(long)]
         no_edges: bool,
-        /// MP4 encoder: `builtin` (OpenH264, in-process), `ffmpeg` (libx264 + AAC), or `auto`
-        /// (ffmpeg only for a WAV soundtrack when ffmpeg is installed).
-        #[arg(long, default_value = "auto")]
-        encoder: String,
-        /// Where vertices are skinned: `cpu` (odori-deform, SIMD + threads), `gpu` (compute
-        /// shader), or `auto` (GPU on a hardware adapter, CPU on a software rasteriser).
-        #[arg(long, default_value = "auto")]
-        skinning: String,
+        /// MP4 encoder.
+        #[arg(long, value_enum, default_value_t = EncoderChoice::Auto)]
+        encoder: EncoderChoice,
+        /// Where vertices are skinned.
+        #[arg(long, value_enum, default_value_t = SkinningChoice::Auto)]
+        skinning: SkinningChoice,
     },
 }
 
-fn main() -> std::process::ExitCode {
-    match run(Cli::parse()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+/// A private `XDG_RUNTIME_DIR` for a render, when the environment has none (a server, a
+/// container, `sudo`): wgpu's Vulkan instance loads Mesa's device-select layer, which asks
+/// Wayland for the display's GPU, and libwayland prints "error: XDG_RUNTIME_DIR is invalid
+/// or not set" (twice) on every run. That is no error of ours; with an empty folder of our
+/// own the probe finds no display, quietly. Removed when the process ends.
+struct RuntimeDir(Option<PathBuf>);
+
+impl RuntimeDir {
+    /// Must run before any thread starts (it sets an environment variable).
+    fn ensure() -> RuntimeDir {
+        let usable = std::env::var_os("XDG_RUNTIME_DIR")
+            .is_some_and(|d| std::path::Path::new(&d).is_absolute());
+        if usable {
+            return RuntimeDir(None);
+        }
+        let dir = std::env::temp_dir().join(format!("odori-runtime-{}", std::process::id()));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        if builder.create(&dir).is_err() {
+            return RuntimeDir(None);
+        }
+        // SAFETY: called first thing in `main`, before any other thread exists, so nothing
+        // reads the environment concurrently.
+        unsafe { std::env::set_var("XDG_RUNTIME_DIR", &dir) };
+        RuntimeDir(Some(dir))
+    }
+}
+
+impl Drop for RuntimeDir {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.0 {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let _runtime_dir = matches!(cli.command, Command::Render { .. }).then(RuntimeDir::ensure);
+    match run(cli) {
+        Ok(code) => code,
+        // `odori info x.pmx | head -1`: the reader is gone; nothing more to say.
+        Err(e) if stdout::is_closed(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let verbose = cli.verbose;
     match cli.command {
-        Command::Info { file, json, names } => cmd::info::run(&file, json, names),
+        Command::Info { file, json, names } => cmd::info::run(&file, json, names)?,
         Command::Pose {
             model,
             motions,
@@ -166,25 +255,33 @@ fn run(cli: Cli) -> Result<()> {
             no_ik,
             morphs,
             output,
-        } => cmd::pose::run(&model, &motions, &frames, !no_ik, morphs, output.as_deref()),
+        } => cmd::pose::run(
+            &model,
+            &motions,
+            &frames,
+            !no_ik,
+            morphs,
+            output.as_deref(),
+            verbose,
+        )?,
         Command::Bench {
             model,
             motions,
             instances,
             passes,
-        } => cmd::bench::run(&model, &motions, instances, passes),
+        } => cmd::bench::run(&model, &motions, instances, passes, verbose)?,
         Command::Mesh {
             model,
             motions,
             frame,
             no_ik,
             output,
-        } => cmd::mesh::run(&model, &motions, frame, !no_ik, &output),
+        } => cmd::mesh::run(&model, &motions, frame, !no_ik, &output, verbose)?,
         Command::Bake {
             model,
             motion,
             output,
-        } => cmd::bake::run(&model, &motion, &output),
+        } => cmd::bake::run(&model, &motion, &output, verbose)?,
         Command::Render {
             files,
             camera,
@@ -201,22 +298,26 @@ fn run(cli: Cli) -> Result<()> {
             no_edges,
             encoder,
             skinning,
-        } => cmd::render::run(cmd::render::Args {
-            files,
-            camera,
-            audio,
-            output,
-            size,
-            fps,
-            range,
-            msaa,
-            physics: !no_physics,
-            settle,
-            self_shadow: !no_self_shadow,
-            ground_shadow: !no_ground_shadow,
-            edges: !no_edges,
-            encoder,
-            skinning,
-        }),
+        } => {
+            return cmd::render::run(cmd::render::Args {
+                files,
+                camera,
+                audio,
+                output,
+                size,
+                fps,
+                range,
+                msaa,
+                physics: !no_physics,
+                settle,
+                self_shadow: !no_self_shadow,
+                ground_shadow: !no_ground_shadow,
+                edges: !no_edges,
+                encoder,
+                skinning,
+                verbose,
+            });
+        }
     }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,12 @@
 //! `odori render` end to end on the embedded demo: an MP4 (read back: frame count, duration,
-//! a decoded frame), a PNG and a PNG folder. Skipped without a GPU adapter unless
-//! `ODORI_REQUIRE_GPU=1` (CI installs Mesa's lavapipe).
+//! a decoded frame), a PNG and a PNG folder; outputs refused before anything loads; Ctrl-C
+//! keeping a shorter MP4. Skipped without a GPU adapter unless `ODORI_REQUIRE_GPU=1` (CI
+//! installs Mesa's lavapipe).
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn out_dir(tag: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("render-cli-{tag}"));
@@ -90,7 +93,7 @@ fn demo_to_png_and_folder() {
     ]);
     let img = image::open(&png).unwrap();
     assert_eq!((img.width(), img.height()), (64, 64));
-    let frames = dir.join("frames");
+    let frames = PathBuf::from(format!("{}/frames/", dir.display()));
     odori(&[
         "render",
         "--size",
@@ -201,4 +204,234 @@ fn gpu_and_cpu_skinning_agree() {
         differing < 40,
         "{differing} pixels differ between CPU and GPU skinning"
     );
+}
+
+/// Issue 20: an output odori cannot write is refused with what it accepts, and a bad place
+/// to write is reported before anything is loaded (the model here does not even exist).
+#[test]
+fn bad_outputs_are_refused_before_loading() {
+    let dir = out_dir("bad-outputs");
+    std::fs::create_dir_all(dir.join("taken.mp4")).unwrap();
+    let p = |name: &str| format!("{}/{name}", dir.display());
+    for (output, said) in [
+        (p("x.avi"), "does not write .avi files; use NAME.mp4"),
+        (p("x.jpg"), "does not write .jpg files; use NAME.mp4"),
+        (
+            p("frames"),
+            "use NAME.mp4 (video), NAME.png (the first frame) or a folder",
+        ),
+        (p("missing/x.mp4"), "missing does not exist"),
+        (p("missing/x.png"), "missing does not exist"),
+        (p("taken.mp4"), "taken.mp4: is a folder"),
+    ] {
+        let t = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+            .args([
+                "render",
+                "no-such-model.pmx",
+                "no-such-dance.vmd",
+                "-o",
+                &output,
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{output}: {err}");
+        assert!(err.contains(said), "{output}: `{said}` not in {err}");
+        assert!(
+            !err.contains("no-such-model"),
+            "output checked first: {err}"
+        );
+        assert!(t.elapsed() < Duration::from_secs(5), "fails fast");
+    }
+    assert!(!dir.join("frames").exists());
+    assert!(!dir.join("missing").exists());
+
+    // A folder without write permission (root writes anywhere: then there is nothing to see).
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(locked.join("probe"), b"").is_err() {
+        let output = locked.join("x.mp4");
+        let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+            .args(["render", "no-such-model.pmx", "-o"])
+            .arg(&output)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot write in"), "{err}");
+        assert!(!err.contains("no-such-model"), "{err}");
+    }
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn hidden_parts(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".part"))
+        .collect()
+}
+
+/// Issue 20: Ctrl-C (SIGINT) during an MP4 finishes a shorter, playable MP4 with the frames
+/// done so far, says so, and leaves no hidden partial file.
+#[test]
+fn ctrl_c_keeps_a_shorter_mp4() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = out_dir("ctrl-c");
+    let mp4 = dir.join("long.mp4");
+    // Far past the demo's end (the last pose held): thousands of small frames, many seconds
+    // even on a fast GPU.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .args([
+            "render", "--size", "160x96", "--fps", "60", "--range", "0:3000",
+        ])
+        .args(["--msaa", "1", "-o"])
+        .arg(&mp4)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("odori render:") {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "ended early: {seen}"
+        );
+        seen.push_str(&line);
+    }
+    // Rendering has started; give it time for some frames.
+    std::thread::sleep(Duration::from_secs(2));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    seen.push_str(&rest);
+    assert_eq!(status.code(), Some(130), "{seen}");
+    let line = seen
+        .lines()
+        .find(|l| l.starts_with("interrupted: wrote "))
+        .unwrap_or_else(|| panic!("no `interrupted: wrote N of M frames` in {seen}"));
+    let words: Vec<&str> = line.split(' ').collect();
+    let (n, m): (u32, u32) = (words[2].parse().unwrap(), words[4].parse().unwrap());
+    assert_eq!(m, 6001, "{line}");
+    assert!(n > 0 && n < m, "{line}");
+    let bytes = std::fs::read(&mp4).expect("the MP4 is there under its name");
+    let tracks = odori_video::probe::tracks(&bytes);
+    assert_eq!(tracks.len(), 1);
+    assert_eq!(tracks[0].samples, n, "{line}");
+    let (w, h, _) = odori_video::probe::decode_frame(&bytes, &tracks[0], n as usize - 1).unwrap();
+    assert_eq!((w, h), (160, 96));
+    assert_eq!(hidden_parts(&dir), Vec::<String>::new());
+}
+
+/// Issue 20: a render that fails leaves no file under the output's name (and an older file
+/// of that name as it was), and no hidden partial file.
+#[test]
+fn a_failed_render_leaves_no_output() {
+    let dir = out_dir("failed");
+    let broken = dir.join("broken.vmd");
+    std::fs::write(&broken, b"Vocaloid Motion Data 0002\0\0\0\0\0").unwrap();
+    let bad_audio = dir.join("noise.mp3");
+    std::fs::write(&bad_audio, b"not audio at all").unwrap();
+    let Some(model) = odori_testkit::shared("assets/gene/Gene_light.pmx") else {
+        return;
+    };
+    let fresh = dir.join("fresh.mp4");
+    let old = dir.join("old.mp4");
+    std::fs::write(&old, b"an older video").unwrap();
+    for output in [&fresh, &old] {
+        let runs: [Vec<&std::ffi::OsStr>; 2] = [
+            vec![model.as_os_str(), broken.as_os_str()],
+            vec!["--audio".as_ref(), bad_audio.as_os_str()],
+        ];
+        for args in runs {
+            let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+                .arg("render")
+                .args(&args)
+                .args(["--size", "64x64", "--range", "0:5", "-o"])
+                .arg(output)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        }
+    }
+    assert!(!fresh.exists());
+    assert_eq!(std::fs::read(&old).unwrap(), b"an older video");
+    assert_eq!(hidden_parts(&dir), Vec::<String>::new());
+}
+
+/// Issue 20: without `XDG_RUNTIME_DIR` a render prints nothing about it (libwayland's probe
+/// from Mesa's Vulkan device-select layer used to print an error twice), and leaves nothing
+/// behind in the temporary folder.
+#[test]
+fn no_xdg_runtime_dir_noise() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = out_dir("xdg");
+    let png = dir.join("one.png");
+    let child = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .env_remove("XDG_RUNTIME_DIR")
+        .args(["render", "--size", "64x64", "--range", "10", "-o"])
+        .arg(&png)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    assert!(!err.contains("error"), "{err}");
+    assert!(png.exists());
+    let private = std::env::temp_dir().join(format!("odori-runtime-{pid}"));
+    assert!(!private.exists(), "{} left behind", private.display());
+}
+
+/// Issue 20: `--range` past the motion's last key warns (naming the last frame); a range
+/// starting with '-' is read as a range, and a negative start is a clear error.
+#[test]
+fn range_past_the_end_warns_and_negative_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .args(["render", "--range", "-5:3", "-o", "x.png"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid value '-5:3' for '--range"), "{err}");
+    assert!(err.contains("MMD frames count from 0"), "{err}");
+    if !have_gpu() {
+        return;
+    }
+    let dir = out_dir("range");
+    let png = dir.join("late.png");
+    let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .args(["render", "--size", "64x64", "--range", "5000:5001", "-o"])
+        .arg(&png)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: --range goes past the motion's last frame ("),
+        "{err}"
+    );
+    // Inside the motion: no warning.
+    let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .args(["render", "--size", "64x64", "--range", "30", "-o"])
+        .arg(&png)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("--range goes past"), "{err}");
 }

@@ -6,14 +6,22 @@ use crate::load;
 use anyhow::{Context, Result, bail};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
 use odori_playback::MotionFile;
-use odori_pose::Motion;
 use std::path::Path;
 
-pub fn run(model_path: &Path, motion_path: &Path, output: &Path) -> Result<()> {
+pub fn run(model_path: &Path, motion_path: &Path, output: &Path, verbose: bool) -> Result<()> {
+    crate::output::check_file(output)?;
     let asset = load::model(model_path)?;
-    let vmd = match load::motion_files(&[motion_path.to_path_buf()])?.pop() {
-        Some(MotionFile::Vmd(v)) => v,
-        _ => bail!("{}: bake needs a VMD motion", motion_path.display()),
+    if asset.physics().dynamic_body_count() == 0 {
+        bail!(
+            "{}: nothing to bake: the model has no rigid bodies that physics moves ({} in all, \
+             none simulated); its motion plays the same without physics",
+            model_path.display(),
+            asset.physics().bodies.len()
+        );
+    }
+    let files = load::motion_files(&[motion_path.to_path_buf()])?;
+    let Some(MotionFile::Vmd(vmd)) = files.first() else {
+        bail!("{}: bake needs a VMD motion", motion_path.display());
     };
     let model = asset.pose();
     let mut world = PhysicsWorld::new(asset.physics(), model, PhysicsConfig::default())
@@ -21,8 +29,14 @@ pub fn run(model_path: &Path, motion_path: &Path, output: &Path) -> Result<()> {
     for w in &world.diagnostics()[asset.physics().diagnostics.len()..] {
         eprintln!("warning: {}: physics: {w}", asset.label());
     }
-    let motion = Motion::from_vmd(model, &vmd);
-    let baked = odori_physics::bake(model, &motion, &mut world, &vmd)?;
+    if world.driven_bones().is_empty() {
+        bail!(
+            "{}: nothing to bake: no bone is moved by a simulated rigid body",
+            model_path.display()
+        );
+    }
+    let motion = load::bind(&asset, &files, verbose);
+    let baked = odori_physics::bake(model, &motion, &mut world, vmd)?;
     let bytes = odori_format::vmd::write(&baked.vmd).context("encoding the baked VMD")?;
     std::fs::write(output, bytes).with_context(|| format!("writing {}", output.display()))?;
     eprintln!(

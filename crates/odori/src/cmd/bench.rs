@@ -6,9 +6,11 @@
 //! for comparison.
 
 use crate::load;
+use crate::stdout::stdout;
 use anyhow::Result;
 use odori_pose::{GROUP, Instance, Stage, evaluate_group};
 use rayon::prelude::*;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -30,20 +32,24 @@ pub fn run(
     motion_paths: &[PathBuf],
     instances: usize,
     passes: usize,
+    verbose: bool,
 ) -> Result<()> {
     let asset = load::model(model_path)?;
     let model = asset.pose();
     let files = load::motion_files(motion_paths)?;
-    let motion = load::bind(&asset, &files, false);
+    let motion = load::bind(&asset, &files, verbose);
+    let mut out = stdout();
     let frames = motion.end_frame().max(0.0) as usize + 1;
-    println!(
+    writeln!(
+        out,
         "model: {} ({} bones, {} IK solvers, {} morphs); motion: {} frames",
         model_path.display(),
         model.bone_count(),
         model.solvers().len(),
         model.morph_count(),
         frames
-    );
+    )?;
+    out.flush()?;
 
     let mut inst = Instance::new(model, &motion);
     let mut total = Vec::with_capacity(frames * passes);
@@ -69,10 +75,11 @@ pub fn run(
             s.push(d);
         }
     }
-    println!(
+    writeln!(
+        out,
         "single thread, median per frame: {:.2} µs",
         us(median(&mut total))
-    );
+    )?;
     for (name, s) in [
         "sample keyframes",
         "morphs",
@@ -82,8 +89,9 @@ pub fn run(
     .iter()
     .zip(stages.iter_mut())
     {
-        println!("  {name:<26} {:.2} µs", us(median(s)));
+        writeln!(out, "  {name:<26} {:.2} µs", us(median(s)))?;
     }
+    out.flush()?;
 
     let mut pool: Vec<Instance> = (0..instances)
         .map(|_| Instance::new(model, &motion))
@@ -113,7 +121,8 @@ pub fn run(
             }
             per_tick.push(t.elapsed());
         }
-        println!(
+        writeln!(
+            out,
             "{instances} instances in parallel ({} threads, {}), median per frame: {:.3} ms",
             rayon::current_num_threads(),
             if grouped {
@@ -122,7 +131,8 @@ pub fn run(
                 "one by one"
             },
             median(&mut per_tick).as_secs_f64() * 1e3
-        );
+        )?;
+        out.flush()?;
     }
     Ok(())
 }

@@ -1,151 +1,258 @@
-//! `odori info`: what a file holds.
+//! `odori info`: what a file holds, as text or JSON. Both come from one ordered tree, so the
+//! JSON keys keep their order (file and format first) and numbers stay numbers.
 
+use crate::stdout::stdout;
 use anyhow::Result;
 use odori_format::pmx::{MorphOffsets, TextEncoding};
 use odori_format::{Document, Pmd, Pmx, Vmd, Vpd};
-use serde_json::{Value, json};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::io::Write;
 use std::path::Path;
 
-pub fn run(path: &Path, as_json: bool, names: bool) -> Result<()> {
-    let (doc, diagnostics) = odori_format::read_path(path)?;
-    let mut summary = match &doc {
-        Document::Pmx(p) => pmx(p, names),
-        Document::Pmd(p) => pmd(p, names),
-        Document::Vmd(v) => vmd(v, names),
-        Document::Vpd(v) => vpd(v, names),
-    };
-    summary["file"] = json!(path.display().to_string());
-    summary["diagnostics"] = json!(
-        diagnostics
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-    );
-    if as_json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        print_text(&summary, 0);
-    }
-    Ok(())
+/// A value in the summary. Maps keep the order they are built in.
+enum Node {
+    Text(String),
+    Int(u64),
+    /// A number as the file stores it (an f32 version such as 2.1), printed in its shortest
+    /// form.
+    Float(f32),
+    Bool(bool),
+    List(Vec<String>),
+    Map(Vec<(&'static str, Node)>),
 }
 
-fn print_text(v: &Value, indent: usize) {
-    let pad = "  ".repeat(indent);
-    if let Value::Object(map) = v {
-        for (k, val) in map {
-            match val {
-                Value::Object(_) => {
-                    println!("{pad}{k}:");
-                    print_text(val, indent + 1);
+use Node::{Bool, Float, Int, List, Map};
+
+fn text(s: impl Into<String>) -> Node {
+    Node::Text(s.into())
+}
+
+fn count(n: usize) -> Node {
+    Int(n as u64)
+}
+
+impl Serialize for Node {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Node::Text(t) => s.serialize_str(t),
+            Int(n) => s.serialize_u64(*n),
+            // Through its shortest decimal form: 2.1, not 2.0999999046325684.
+            Float(v) => match v.to_string().parse::<f64>() {
+                Ok(d) if d.is_finite() => s.serialize_f64(d),
+                _ => s.serialize_none(),
+            },
+            Bool(b) => s.serialize_bool(*b),
+            List(items) => items.serialize(s),
+            Map(entries) => {
+                let mut m = s.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    m.serialize_entry(k, v)?;
                 }
-                Value::Array(items) if items.is_empty() => {}
-                Value::Array(items) => {
-                    println!("{pad}{k} ({}):", items.len());
-                    for it in items {
-                        println!(
-                            "{pad}  {}",
-                            it.as_str()
-                                .map(str::to_owned)
-                                .unwrap_or_else(|| it.to_string())
-                        );
-                    }
-                }
-                Value::String(s) => println!("{pad}{k}: {s}"),
-                other => println!("{pad}{k}: {other}"),
+                m.end()
             }
         }
     }
 }
 
-fn list<T>(names: bool, items: &[T], f: impl Fn(&T) -> String) -> Value {
-    if names {
-        json!(items.iter().map(f).collect::<Vec<_>>())
+pub fn run(path: &Path, as_json: bool, names: bool) -> Result<()> {
+    let (doc, diagnostics) = odori_format::read_path(path)?;
+    let (format, mut entries) = match &doc {
+        Document::Pmx(p) => ("PMX", pmx(p)),
+        Document::Pmd(p) => ("PMD", pmd(p)),
+        Document::Vmd(v) => ("VMD", vmd(v)),
+        Document::Vpd(v) => ("VPD", vpd(v)),
+    };
+    entries.splice(
+        0..0,
+        [
+            ("file", text(path.display().to_string())),
+            ("format", text(format)),
+        ],
+    );
+    entries.push((
+        "diagnostics",
+        List(diagnostics.iter().map(|d| d.to_string()).collect()),
+    ));
+    // Name lists are there only when asked for (`--names`).
+    entries.retain(|(k, v)| names || !matches!(v, List(_)) || *k == "diagnostics");
+    let summary = Map(entries);
+    let mut out = stdout();
+    if as_json {
+        let json = serde_json::to_string_pretty(&summary)?;
+        writeln!(out, "{json}")?;
     } else {
-        json!([])
+        print_text(&mut out, &summary, 0)?;
     }
+    out.flush()?;
+    Ok(())
 }
 
-fn pmx(p: &Pmx, names: bool) -> Value {
-    let mut morph_kinds = serde_json::Map::new();
+fn print_text(out: &mut impl Write, node: &Node, indent: usize) -> std::io::Result<()> {
+    let pad = "  ".repeat(indent);
+    let Map(entries) = node else {
+        return Ok(());
+    };
+    for (k, v) in entries {
+        let k = k.replace('_', " ");
+        match v {
+            Map(_) => {
+                writeln!(out, "{pad}{k}:")?;
+                print_text(out, v, indent + 1)?;
+            }
+            List(items) if items.is_empty() => {}
+            List(items) => {
+                writeln!(out, "{pad}{k} ({}):", items.len())?;
+                for it in items {
+                    writeln!(out, "{pad}  {it}")?;
+                }
+            }
+            Node::Text(s) => writeln!(out, "{pad}{k}: {s}")?,
+            Int(n) => writeln!(out, "{pad}{k}: {n}")?,
+            Float(f) => writeln!(out, "{pad}{k}: {f:?}")?,
+            Bool(b) => writeln!(out, "{pad}{k}: {}", if *b { "yes" } else { "no" })?,
+        }
+    }
+    Ok(())
+}
+
+fn names_of<T>(items: &[T], f: impl Fn(&T) -> String) -> Node {
+    List(items.iter().map(f).collect())
+}
+
+fn pmx(p: &Pmx) -> Vec<(&'static str, Node)> {
+    const KINDS: [&str; 8] = [
+        "group",
+        "vertex",
+        "bone",
+        "uv",
+        "additional_uv",
+        "material",
+        "flip",
+        "impulse",
+    ];
+    let mut kinds = [0usize; 8];
     for m in &p.morphs {
-        let k = match &m.offsets {
-            MorphOffsets::Group(_) => "group",
-            MorphOffsets::Vertex(_) => "vertex",
-            MorphOffsets::Bone(_) => "bone",
-            MorphOffsets::Uv { channel: 0, .. } => "uv",
-            MorphOffsets::Uv { .. } => "additional uv",
-            MorphOffsets::Material(_) => "material",
-            MorphOffsets::Flip(_) => "flip",
-            MorphOffsets::Impulse(_) => "impulse",
-        };
-        let e = morph_kinds.entry(k).or_insert(json!(0));
-        *e = json!(e.as_u64().unwrap_or(0) + 1);
+        kinds[match &m.offsets {
+            MorphOffsets::Group(_) => 0,
+            MorphOffsets::Vertex(_) => 1,
+            MorphOffsets::Bone(_) => 2,
+            MorphOffsets::Uv { channel: 0, .. } => 3,
+            MorphOffsets::Uv { .. } => 4,
+            MorphOffsets::Material(_) => 5,
+            MorphOffsets::Flip(_) => 6,
+            MorphOffsets::Impulse(_) => 7,
+        }] += 1;
     }
+    let morph_kinds = KINDS
+        .iter()
+        .zip(kinds)
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| (*k, count(n)))
+        .collect();
     let h = &p.header;
-    json!({
-        "format": "PMX",
-        "version": h.version,
-        "encoding": match h.encoding { TextEncoding::Utf16Le => "UTF-16LE", TextEncoding::Utf8 => "UTF-8" },
-        "additional uvs": h.additional_uvs,
-        "index sizes": format!("vertex {} texture {} material {} bone {} morph {} rigid body {}",
-            h.vertex_index_size, h.texture_index_size, h.material_index_size,
-            h.bone_index_size, h.morph_index_size, h.rigid_body_index_size),
-        "name": p.info.name,
-        "name (English)": p.info.name_en,
-        "counts": {
-            "vertices": p.vertices.len(),
-            "faces": p.indices.len() / 3,
-            "textures": p.textures.len(),
-            "materials": p.materials.len(),
-            "bones": p.bones.len(),
-            "IK bones": p.bones.iter().filter(|b| b.ik.is_some()).count(),
-            "morphs": p.morphs.len(),
-            "display frames": p.display_frames.len(),
-            "rigid bodies": p.rigid_bodies.len(),
-            "joints": p.joints.len(),
-            "soft bodies": p.soft_bodies.len(),
-        },
-        "morph kinds": morph_kinds,
-        "textures": list(names, &p.textures, |t| t.clone()),
-        "materials": list(names, &p.materials, |m| m.name.clone()),
-        "bones": list(names, &p.bones, |b| b.name.clone()),
-        "morphs": list(names, &p.morphs, |m| m.name.clone()),
-    })
+    vec![
+        ("version", Float(h.version)),
+        (
+            "encoding",
+            text(match h.encoding {
+                TextEncoding::Utf16Le => "UTF-16LE",
+                TextEncoding::Utf8 => "UTF-8",
+            }),
+        ),
+        ("name", text(&p.info.name)),
+        ("name_english", text(&p.info.name_en)),
+        ("additional_uvs", Int(h.additional_uvs as u64)),
+        (
+            "index_sizes",
+            Map(vec![
+                ("vertex", Int(h.vertex_index_size as u64)),
+                ("texture", Int(h.texture_index_size as u64)),
+                ("material", Int(h.material_index_size as u64)),
+                ("bone", Int(h.bone_index_size as u64)),
+                ("morph", Int(h.morph_index_size as u64)),
+                ("rigid_body", Int(h.rigid_body_index_size as u64)),
+            ]),
+        ),
+        (
+            "counts",
+            Map(vec![
+                ("vertices", count(p.vertices.len())),
+                ("faces", count(p.indices.len() / 3)),
+                ("textures", count(p.textures.len())),
+                ("materials", count(p.materials.len())),
+                ("bones", count(p.bones.len())),
+                (
+                    "ik_bones",
+                    count(p.bones.iter().filter(|b| b.ik.is_some()).count()),
+                ),
+                ("morphs", count(p.morphs.len())),
+                ("display_frames", count(p.display_frames.len())),
+                ("rigid_bodies", count(p.rigid_bodies.len())),
+                ("joints", count(p.joints.len())),
+                ("soft_bodies", count(p.soft_bodies.len())),
+            ]),
+        ),
+        ("morph_kinds", Map(morph_kinds)),
+        ("textures", names_of(&p.textures, |t| t.clone())),
+        ("materials", names_of(&p.materials, |m| m.name.clone())),
+        ("bones", names_of(&p.bones, |b| b.name.clone())),
+        ("morphs", names_of(&p.morphs, |m| m.name.clone())),
+    ]
 }
 
-fn pmd(p: &Pmd, names: bool) -> Value {
-    json!({
-        "format": "PMD",
-        "version": p.header.version,
-        "encoding": "Shift-JIS",
-        "name": p.header.name.text(),
-        "name (English)": p.english.as_ref().map(|e| e.name.text()).unwrap_or_default(),
-        "counts": {
-            "vertices": p.vertices.len(),
-            "faces": p.indices.len() / 3,
-            "materials": p.materials.len(),
-            "bones": p.bones.len(),
-            "IK chains": p.iks.len(),
-            "morphs": p.morphs.len(),
-            "rigid bodies": p.rigid_bodies.as_ref().map_or(0, Vec::len),
-            "joints": p.joints.as_ref().map_or(0, Vec::len),
-        },
-        "sections present": {
-            "English names": p.english.is_some(),
-            "toon textures": p.toon_textures.is_some(),
-            "physics": p.rigid_bodies.is_some(),
-        },
-        "toon textures": match &p.toon_textures {
-            Some(t) if names => json!(t.iter().map(|n| n.text()).collect::<Vec<_>>()),
-            _ => json!([]),
-        },
-        "materials": list(names, &p.materials, |m| m.texture.text()),
-        "bones": list(names, &p.bones, |b| b.name.text()),
-        "morphs": list(names, &p.morphs, |m| m.name.text()),
-    })
+fn pmd(p: &Pmd) -> Vec<(&'static str, Node)> {
+    vec![
+        ("version", Float(p.header.version)),
+        ("encoding", text("Shift-JIS")),
+        ("name", text(p.header.name.text())),
+        (
+            "name_english",
+            text(
+                p.english
+                    .as_ref()
+                    .map(|e| e.name.text())
+                    .unwrap_or_default(),
+            ),
+        ),
+        (
+            "counts",
+            Map(vec![
+                ("vertices", count(p.vertices.len())),
+                ("faces", count(p.indices.len() / 3)),
+                ("materials", count(p.materials.len())),
+                ("bones", count(p.bones.len())),
+                ("ik_chains", count(p.iks.len())),
+                ("morphs", count(p.morphs.len())),
+                (
+                    "rigid_bodies",
+                    count(p.rigid_bodies.as_ref().map_or(0, Vec::len)),
+                ),
+                ("joints", count(p.joints.as_ref().map_or(0, Vec::len))),
+            ]),
+        ),
+        (
+            "sections_present",
+            Map(vec![
+                ("english_names", Bool(p.english.is_some())),
+                ("toon_textures", Bool(p.toon_textures.is_some())),
+                ("physics", Bool(p.rigid_bodies.is_some())),
+            ]),
+        ),
+        (
+            "toon_textures",
+            List(
+                (p.toon_textures.iter().flatten())
+                    .map(|n| n.text())
+                    .collect(),
+            ),
+        ),
+        ("materials", names_of(&p.materials, |m| m.texture.text())),
+        ("bones", names_of(&p.bones, |b| b.name.text())),
+        ("morphs", names_of(&p.morphs, |m| m.name.text())),
+    ]
 }
 
-fn vmd(v: &Vmd, names: bool) -> Value {
+fn vmd(v: &Vmd) -> Vec<(&'static str, Node)> {
     let mut bone_names: Vec<String> = v.bones.iter().map(|k| k.name.text()).collect();
     bone_names.sort();
     bone_names.dedup();
@@ -162,34 +269,44 @@ fn vmd(v: &Vmd, names: bool) -> Value {
         .chain(v.properties.iter().map(|k| k.frame))
         .max()
         .unwrap_or(0);
-    json!({
-        "format": "VMD",
-        "version": if v.is_version1() { 1 } else { 2 },
-        "model name": v.model_name.text(),
-        "last frame": last,
-        "sections present": v.sections_present,
-        "counts": {
-            "bone keys": v.bones.len(),
-            "bones keyed": bone_names.len(),
-            "morph keys": v.morphs.len(),
-            "morphs keyed": morph_names.len(),
-            "camera keys": v.cameras.len(),
-            "light keys": v.lights.len(),
-            "self-shadow keys": v.self_shadows.len(),
-            "property keys": v.properties.len(),
-            "bone keys with physics off": v.bones.iter().filter(|k| k.physics_disabled()).count(),
-        },
-        "bones": if names { json!(bone_names) } else { json!([]) },
-        "morphs": if names { json!(morph_names) } else { json!([]) },
-    })
+    vec![
+        ("version", Int(if v.is_version1() { 1 } else { 2 })),
+        ("model_name", text(v.model_name.text())),
+        ("last_frame", Int(last as u64)),
+        ("sections_present", Int(v.sections_present as u64)),
+        (
+            "counts",
+            Map(vec![
+                ("bone_keys", count(v.bones.len())),
+                ("bones_keyed", count(bone_names.len())),
+                ("morph_keys", count(v.morphs.len())),
+                ("morphs_keyed", count(morph_names.len())),
+                ("camera_keys", count(v.cameras.len())),
+                ("light_keys", count(v.lights.len())),
+                ("self_shadow_keys", count(v.self_shadows.len())),
+                ("property_keys", count(v.properties.len())),
+                (
+                    "bone_keys_with_physics_off",
+                    count(v.bones.iter().filter(|k| k.physics_disabled()).count()),
+                ),
+            ]),
+        ),
+        ("bones", List(bone_names)),
+        ("morphs", List(morph_names)),
+    ]
 }
 
-fn vpd(v: &Vpd, names: bool) -> Value {
-    json!({
-        "format": "VPD",
-        "model name": v.model_name,
-        "counts": { "bones": v.bones.len(), "morphs": v.morphs.len() },
-        "bones": list(names, &v.bones, |b| b.name.clone()),
-        "morphs": list(names, &v.morphs, |m| m.name.clone()),
-    })
+fn vpd(v: &Vpd) -> Vec<(&'static str, Node)> {
+    vec![
+        ("model_name", text(&v.model_name)),
+        (
+            "counts",
+            Map(vec![
+                ("bones", count(v.bones.len())),
+                ("morphs", count(v.morphs.len())),
+            ]),
+        ),
+        ("bones", names_of(&v.bones, |b| b.name.clone())),
+        ("morphs", names_of(&v.morphs, |m| m.name.clone())),
+    ]
 }

@@ -14,6 +14,7 @@ pub fn run(
     frame: f32,
     ik: bool,
     output: &Path,
+    verbose: bool,
 ) -> Result<()> {
     let ext = output
         .extension()
@@ -22,6 +23,7 @@ pub fn run(
     if !matches!(ext.as_deref(), Some("obj" | "ply")) {
         bail!("{}: the output must end in .obj or .ply", output.display());
     }
+    crate::output::check_file(output)?;
     if !frame.is_finite() {
         bail!("bad frame {frame}");
     }
@@ -29,7 +31,7 @@ pub fn run(
     let model = asset.pose();
     let mesh = asset.mesh();
     let files = load::motion_files(motion_paths)?;
-    let motion = load::bind(&asset, &files, false);
+    let motion = load::bind(&asset, &files, verbose);
     let mut inst = Instance::new(model, &motion);
     inst.options_mut().ik = ik;
     inst.evaluate(model, &motion, frame)?;

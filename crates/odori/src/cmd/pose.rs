@@ -61,12 +61,16 @@ pub fn run(
     ik: bool,
     morphs: bool,
     output: Option<&Path>,
+    verbose: bool,
 ) -> Result<()> {
     let frame_list = frames::parse(spec)?;
+    if let Some(p) = output {
+        crate::output::check_file(p)?;
+    }
     let asset = load::model(model_path)?;
     let model = asset.pose();
     let files = load::motion_files(motion_paths)?;
-    let motion = load::bind(&asset, &files, false);
+    let motion = load::bind(&asset, &files, verbose);
     let mut inst = Instance::new(model, &motion);
     inst.options_mut().ik = ik;
     let mut frames_out = Vec::with_capacity(frame_list.len());
@@ -119,9 +123,10 @@ pub fn run(
     match output {
         Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
         None => {
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::stdout::stdout();
             out.write_all(text.as_bytes())?;
             out.write_all(b"\n")?;
+            out.flush()?;
         }
     }
     Ok(())

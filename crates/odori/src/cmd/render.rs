@@ -1,14 +1,98 @@
 //! `odori render`: a scene to MP4, PNG or a folder of PNGs. Arguments and messages only; the
 //! playback library builds the scene and runs the pipeline (`odori_playback::offline`).
 
+use crate::output::{self, RenderOutput};
 use anyhow::{Context, Result, bail};
+use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use odori_playback::offline::{self, FrameRange, Skinning};
 use odori_playback::sink::{FrameSink, Mp4Sink, PngSink};
 use odori_playback::{Player, PlayerOptions, Preroll};
 use odori_render::{Gpu, RenderOptions};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Output frame rates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Fps {
+    #[value(name = "24")]
+    F24,
+    #[value(name = "25")]
+    F25,
+    #[value(name = "30")]
+    F30,
+    #[value(name = "50")]
+    F50,
+    #[value(name = "60")]
+    F60,
+}
+
+impl Fps {
+    pub fn get(self) -> u32 {
+        match self {
+            Fps::F24 => 24,
+            Fps::F25 => 25,
+            Fps::F30 => 30,
+            Fps::F50 => 50,
+            Fps::F60 => 60,
+        }
+    }
+}
+
+/// MSAA sample counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Msaa {
+    #[value(name = "1")]
+    X1,
+    #[value(name = "2")]
+    X2,
+    #[value(name = "4")]
+    X4,
+    #[value(name = "8")]
+    X8,
+}
+
+impl Msaa {
+    pub fn get(self) -> u32 {
+        match self {
+            Msaa::X1 => 1,
+            Msaa::X2 => 2,
+            Msaa::X4 => 4,
+            Msaa::X8 => 8,
+        }
+    }
+}
+
+/// `--encoder`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EncoderChoice {
+    /// ffmpeg only for a WAV soundtrack when ffmpeg is installed, else built-in.
+    Auto,
+    /// OpenH264, in-process (needs nothing installed).
+    Builtin,
+    /// An installed ffmpeg (libx264 + AAC).
+    Ffmpeg,
+}
+
+/// `--skinning`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SkinningChoice {
+    /// GPU on a hardware adapter, CPU on a software rasteriser.
+    Auto,
+    /// odori-deform, SIMD + threads.
+    Cpu,
+    /// A compute shader.
+    Gpu,
+}
+
+/// `--range a:b`: either side may be left out (the start of the motion, its end).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    pub start: f32,
+    pub stop: Option<f32>,
+}
 
 pub struct Args {
     /// Each model (PMX/PMD) followed by its motions; none: the embedded demo.
@@ -16,10 +100,10 @@ pub struct Args {
     pub camera: Option<PathBuf>,
     pub audio: Option<PathBuf>,
     pub output: PathBuf,
-    pub size: String,
-    pub fps: u32,
-    pub range: Option<String>,
-    pub msaa: Option<u32>,
+    pub size: (u32, u32),
+    pub fps: Fps,
+    pub range: Option<Range>,
+    pub msaa: Option<Msaa>,
     pub physics: bool,
     /// Seconds of settling at the start (`None`: the player's default); 0 turns the settled
     /// start and the pre-roll off.
@@ -27,89 +111,113 @@ pub struct Args {
     pub self_shadow: bool,
     pub ground_shadow: bool,
     pub edges: bool,
-    /// `auto`, `builtin` or `ffmpeg`.
-    pub encoder: String,
-    /// `auto`, `cpu` or `gpu`.
-    pub skinning: String,
+    pub encoder: EncoderChoice,
+    pub skinning: SkinningChoice,
+    /// List every unmatched motion track.
+    pub verbose: bool,
 }
 
 /// `auto`: ffmpeg only when it is installed and the soundtrack is a WAV (ffmpeg makes AAC of
 /// it, which browsers play); otherwise the built-in encoder, which needs nothing.
-fn choose_encoder(name: &str, audio: Option<&Path>) -> Result<odori_video::Encoder> {
+fn choose_encoder(choice: EncoderChoice, audio: Option<&Path>) -> Result<odori_video::Encoder> {
     use odori_video::Encoder;
     let wav = audio.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wav")));
-    Ok(match name {
-        "builtin" => Encoder::Builtin,
-        "ffmpeg" if odori_video::ffmpeg::available() => Encoder::Ffmpeg,
-        "ffmpeg" => bail!("--encoder ffmpeg: no ffmpeg on PATH (the built-in encoder needs none)"),
-        "auto" if wav && odori_video::ffmpeg::available() => Encoder::Ffmpeg,
-        "auto" => Encoder::Builtin,
-        other => bail!("--encoder {other}: use auto, builtin or ffmpeg"),
+    Ok(match choice {
+        EncoderChoice::Builtin => Encoder::Builtin,
+        EncoderChoice::Ffmpeg if odori_video::ffmpeg::available() => Encoder::Ffmpeg,
+        EncoderChoice::Ffmpeg => {
+            bail!("--encoder ffmpeg: no ffmpeg on PATH (the built-in encoder needs none)")
+        }
+        EncoderChoice::Auto if wav && odori_video::ffmpeg::available() => Encoder::Ffmpeg,
+        EncoderChoice::Auto => Encoder::Builtin,
     })
 }
 
-enum Output {
-    Mp4(PathBuf),
-    Png(PathBuf),
-    Folder(PathBuf),
-}
-
-fn output_kind(path: &Path) -> Output {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("mp4") => Output::Mp4(path.to_path_buf()),
-        Some("png") => Output::Png(path.to_path_buf()),
-        _ => Output::Folder(path.to_path_buf()),
-    }
-}
-
-fn parse_size(s: &str) -> Result<(u32, u32)> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .with_context(|| format!("--size `{s}`: expected WIDTHxHEIGHT, e.g. 1280x720"))?;
-    let (w, h): (u32, u32) = (w.trim().parse()?, h.trim().parse()?);
+/// `--size WIDTHxHEIGHT` (clap's value parser: a bad size stops argument parsing).
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected WIDTHxHEIGHT, e.g. 1280x720, not `{s}`");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
     if !(16..=8192).contains(&w) || !(16..=8192).contains(&h) {
-        bail!("--size `{s}`: each side must be 16..=8192");
+        return Err(format!("each side must be 16..=8192, not {w}x{h}"));
     }
     Ok((w, h))
 }
 
-/// `a:b` in MMD frames (30 per second), b included; either side may be left out.
-fn parse_range(s: &str, end: f32) -> Result<(f32, f32)> {
+/// `--range a:b` in MMD frames (30 per second), b included; either side may be left out; `a`
+/// alone is one frame (clap's value parser: checked before anything loads).
+pub fn parse_range(s: &str) -> Result<Range, String> {
     let (a, b) = s.split_once(':').unwrap_or((s, s));
-    let num = |t: &str, default: f32| -> Result<f32> {
-        if t.trim().is_empty() {
-            Ok(default)
-        } else {
-            Ok(t.trim()
-                .parse::<f32>()
-                .with_context(|| format!("--range `{s}`"))?)
+    let num = |t: &str| -> Result<Option<f32>, String> {
+        let t = t.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        match t.parse::<f32>() {
+            Ok(v) if v.is_finite() => Ok(Some(v)),
+            _ => Err(format!(
+                "`{t}` is not a frame number (use a:b, a:, :b or a)"
+            )),
         }
     };
-    let (a, b) = (num(a, 0.0)?, num(b, end)?);
-    if !(a.is_finite() && b.is_finite()) || a < 0.0 || b < a {
-        bail!("--range `{s}`: need 0 <= a <= b");
+    let (a, b) = (num(a)?, num(b)?);
+    let start = a.unwrap_or(0.0);
+    if start < 0.0 {
+        return Err(format!(
+            "the start {start} is before the first frame: MMD frames count from 0"
+        ));
     }
-    Ok((a, b))
+    if let Some(b) = b
+        && b < start
+    {
+        return Err(format!("the end {b} is before the start {start}"));
+    }
+    Ok(Range { start, stop: b })
 }
 
-pub fn run(args: Args) -> Result<()> {
-    let (width, height) = parse_size(&args.size)?;
+/// Set by Ctrl-C: the pipeline stops and finishes what it has.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C while rendering: the first asks the pipeline to stop and keep the frames done so
+/// far; a second one quits at once (removing the unfinished MP4).
+fn catch_ctrl_c(part: Option<PathBuf>) {
+    let result = ctrlc::set_handler(move || {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            if let Some(p) = &part {
+                let _ = std::fs::remove_file(p);
+            }
+            eprintln!("\ninterrupted twice: stopped without finishing");
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: finishing the frames done so far (Ctrl-C again to quit)");
+    });
+    if let Err(e) = result {
+        eprintln!("warning: Ctrl-C will not keep the frames done so far: {e}");
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let (width, height) = args.size;
+    let fps = args.fps.get();
     if let Some(s) = args.settle
         && !(s.is_finite() && (0.0..=600.0).contains(&s))
     {
         bail!("--settle {s}: give seconds from 0 to 600");
     }
-    if ![24, 25, 30, 50, 60].contains(&args.fps) {
-        bail!("--fps {}: use 30 or 60 (24, 25 and 50 also work)", args.fps);
-    }
-    let output = output_kind(&args.output);
-    if matches!(output, Output::Mp4(_)) && (width % 2 != 0 || height % 2 != 0) {
+    // Everything about the output is checked before anything loads.
+    let output = output::render(&args.output)?;
+    if matches!(output, RenderOutput::Mp4(_)) && (width % 2 != 0 || height % 2 != 0) {
         bail!("--size {width}x{height}: MP4 (H.264 4:2:0) needs even sides");
     }
+    let encoder = match &output {
+        RenderOutput::Mp4(_) => Some(choose_encoder(args.encoder, args.audio.as_deref())?),
+        _ => None,
+    };
+    if args.audio.is_some() && encoder.is_none() {
+        eprintln!("warning: --audio only applies to MP4 output; ignored");
+    }
+
     let (mut scene, warnings) =
         odori_playback::load::scene_from_files(&args.files, args.camera.as_deref())?;
     if let Some(path) = &args.audio {
@@ -117,6 +225,22 @@ pub fn run(args: Args) -> Result<()> {
     }
     for w in &warnings {
         eprintln!("warning: {w}");
+    }
+    let mut unmatched = 0;
+    for m in scene.models() {
+        let unbound = m.motion().unbound();
+        unmatched += unbound.len();
+        if args.verbose {
+            for name in unbound {
+                eprintln!(
+                    "note: motion track `{name}` matches nothing in {}",
+                    m.asset().label()
+                );
+            }
+        }
+    }
+    if unmatched > 0 && !args.verbose {
+        eprintln!("note: --verbose lists every motion track that matches nothing");
     }
     let label = match scene.models() {
         [one] => one.asset().label().to_string(),
@@ -126,12 +250,18 @@ pub fn run(args: Args) -> Result<()> {
             .join(" + "),
     };
     let end = scene.end_frame();
-    let (start, stop) = match &args.range {
-        Some(r) => parse_range(r, end)?,
+    let (start, stop) = match args.range {
+        Some(r) => (r.start, r.stop.unwrap_or(end.max(r.start))),
         None => (0.0, end),
     };
-    let mut range = FrameRange::new(start, stop, args.fps);
-    if matches!(output, Output::Png(_)) {
+    if args.range.is_some() && stop > end {
+        eprintln!(
+            "warning: --range goes past the motion's last frame ({end}): frames after it hold \
+             the last pose"
+        );
+    }
+    let mut range = FrameRange::new(start, stop, fps);
+    if matches!(output, RenderOutput::Png(_)) {
         range.count = 1;
     }
 
@@ -140,7 +270,7 @@ pub fn run(args: Args) -> Result<()> {
     let options = RenderOptions {
         width,
         height,
-        msaa: args.msaa.unwrap_or(if software { 1 } else { 4 }),
+        msaa: args.msaa.map_or(if software { 1 } else { 4 }, Msaa::get),
         self_shadow: args.self_shadow,
         ground_shadow: args.ground_shadow,
         edges: args.edges,
@@ -149,19 +279,18 @@ pub fn run(args: Args) -> Result<()> {
     let adapter = gpu.describe();
     // Skinning on the GPU (compute) when there is a real one; on a software rasteriser the
     // "GPU" is the same two cores, and odori-deform's SIMD CPU path is the faster of the two.
-    let skinning = match args.skinning.as_str() {
-        "gpu" => Skinning::Gpu,
-        "cpu" => Skinning::Cpu,
-        "auto" if software => Skinning::Cpu,
-        "auto" => Skinning::Gpu,
-        other => bail!("--skinning {other}: use auto, cpu or gpu"),
+    let skinning = match args.skinning {
+        SkinningChoice::Gpu => Skinning::Gpu,
+        SkinningChoice::Cpu => Skinning::Cpu,
+        SkinningChoice::Auto if software => Skinning::Cpu,
+        SkinningChoice::Auto => Skinning::Gpu,
     };
     let scene = Arc::new(scene);
     let mut renderer = offline::renderer_for(&scene, gpu, options);
     eprintln!(
-        "odori render: {label} → {} ({width}x{height}, {} fps, {} frames, MSAA {}) on {adapter}",
+        "odori render: {label} → {} ({width}x{height}, {fps} fps, {} frames, MSAA {}) on \
+         {adapter}",
         args.output.display(),
-        args.fps,
         range.count,
         renderer.samples()
     );
@@ -191,23 +320,25 @@ pub fn run(args: Args) -> Result<()> {
     }
 
     let sound = match (scene.audio(), &output) {
-        (Some(path), Output::Mp4(_)) => Some(odori_video::Soundtrack {
+        (Some(path), RenderOutput::Mp4(_)) => Some(odori_video::Soundtrack {
             path,
             start_s: start as f64 / 30.0,
-            length_s: range.count as f64 / args.fps as f64,
+            length_s: range.count as f64 / fps as f64,
         }),
-        (Some(_), _) => {
-            eprintln!("warning: --audio only applies to MP4 output; ignored");
-            None
-        }
         _ => None,
     };
+    // Ctrl-C from here on stops the pipeline and keeps what it has (before, it simply quits:
+    // nothing is written yet).
+    catch_ctrl_c(match &output {
+        RenderOutput::Mp4(path) => Some(odori_playback::sink::part_path(path)),
+        _ => None,
+    });
     // The sink is opened (and the soundtrack read) before rendering starts, so a bad audio
     // file or a missing ffmpeg fails at once.
     let sink: Box<dyn FrameSink> = match &output {
-        Output::Mp4(path) => {
-            let encoder = choose_encoder(&args.encoder, args.audio.as_deref())?;
-            let sink = Mp4Sink::create(encoder, path, (width, height), args.fps, sound.as_ref())
+        RenderOutput::Mp4(path) => {
+            let encoder = encoder.unwrap_or(odori_video::Encoder::Builtin);
+            let sink = Mp4Sink::create(encoder, path, (width, height), fps, sound.as_ref())
                 .with_context(|| format!("starting {}", path.display()))?;
             if sink.audio_is_pcm() {
                 eprintln!(
@@ -217,8 +348,8 @@ pub fn run(args: Args) -> Result<()> {
             }
             Box::new(sink)
         }
-        Output::Png(path) => Box::new(PngSink::file(path, (width, height))),
-        Output::Folder(dir) => Box::new(PngSink::folder(dir, (width, height))?),
+        RenderOutput::Png(path) => Box::new(PngSink::file(path, (width, height))),
+        RenderOutput::Folder(dir) => Box::new(PngSink::folder(dir, (width, height))?),
     };
 
     let bar = ProgressBar::new(range.count as u64);
@@ -229,8 +360,21 @@ pub fn run(args: Args) -> Result<()> {
         .expect("a valid template"),
     );
     let tick = || bar.inc(1);
-    let report = offline::render(player, &mut renderer, skinning, range, sink, &tick)?;
+    let report = offline::render(player, &mut renderer, skinning, range, sink, &tick, &CANCEL)?;
     bar.finish_and_clear();
+    if report.cancelled() {
+        if report.frames == 0 {
+            eprintln!("interrupted before the first frame: nothing written");
+        } else {
+            eprintln!(
+                "interrupted: wrote {} of {} frames to {}",
+                report.frames,
+                report.requested,
+                args.output.display()
+            );
+        }
+        return Ok(ExitCode::from(130));
+    }
     eprintln!(
         "wrote {} ({} frames in {:.1} s, {:.1} fps)",
         args.output.display(),
@@ -244,7 +388,7 @@ pub fn run(args: Args) -> Result<()> {
          {:.1} ms, encode {:.1} ms",
         report.evaluate_ms, report.draw_ms, report.readback_ms, report.encode_ms
     );
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
@@ -255,10 +399,14 @@ mod tests {
     fn sizes_and_ranges() {
         assert_eq!(parse_size("1280x720").unwrap(), (1280, 720));
         assert!(parse_size("12x720").is_err());
-        assert_eq!(parse_range("10:20", 99.0).unwrap(), (10.0, 20.0));
-        assert_eq!(parse_range(":20", 99.0).unwrap(), (0.0, 20.0));
-        assert_eq!(parse_range("5:", 99.0).unwrap(), (5.0, 99.0));
-        assert_eq!(parse_range("7", 99.0).unwrap(), (7.0, 7.0));
-        assert!(parse_range("20:10", 99.0).is_err());
+        assert!(parse_size("1280").is_err());
+        let r = |s| parse_range(s).map(|r| (r.start, r.stop));
+        assert_eq!(r("10:20").unwrap(), (10.0, Some(20.0)));
+        assert_eq!(r(":20").unwrap(), (0.0, Some(20.0)));
+        assert_eq!(r("5:").unwrap(), (5.0, None));
+        assert_eq!(r("7").unwrap(), (7.0, Some(7.0)));
+        assert!(r("20:10").is_err());
+        assert!(r("-5:3").unwrap_err().contains("count from 0"));
+        assert!(r("x:3").is_err());
     }
 }

@@ -152,7 +152,7 @@ impl<'a> Reader<'a> {
                 "magic",
                 0,
                 ErrorKind::BadMagic {
-                    expected: "PMX ",
+                    expected: "\"PMX \"",
                     found: magic.to_vec(),
                 },
             ));
