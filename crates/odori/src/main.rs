@@ -114,7 +114,8 @@ enum Command {
         range: Option<String>,
         /// MSAA samples (1 = off). Default 4, on a GPU and on a software rasteriser alike:
         /// without it outlines break into dashes. On a software rasteriser (lavapipe, 2 cores)
-        /// 4× costs about FPS_COST (Gene_light.pmx, 1280x720); `--msaa 1` or `--fast` for speed.
+        /// 4× costs 2-2.5x the time of a frame (Gene_light.pmx, 1280x720: 7-9 against 17-18
+        /// fps on lavapipe, 2 busy cores); `--msaa 1` or `--fast` for speed.
         #[arg(long)]
         msaa: Option<u32>,
         /// Speed over quality: MSAA 1 (unless --msaa is given) and a 1024-texel shadow map
