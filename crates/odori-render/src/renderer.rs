@@ -31,7 +31,8 @@ pub struct RenderOptions {
     pub background: [f32; 4],
     /// RGBA of the ground shadow.
     pub ground_color: [f32; 4],
-    /// Self-shadow map size, texels.
+    /// Side of the light-space depth maps (self-shadow and ground shadow), texels; 0 (the
+    /// default): follow the output, see [`RenderOptions::shadow_map_side`].
     pub shadow_map_size: u32,
     /// Frames in flight (readback buffers).
     pub slots: usize,
@@ -48,8 +49,22 @@ impl Default for RenderOptions {
             edges: true,
             background: [1.0, 1.0, 1.0, 1.0],
             ground_color: [0.0, 0.0, 0.0, 0.35],
-            shadow_map_size: 1024,
+            shadow_map_size: 0,
             slots: 3,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// The depth maps' side in texels: `shadow_map_size` when set (clamped to 64..=8192),
+    /// else twice the output height clamped to 1024..=4096 (1024 up to 512 lines, 1440 at
+    /// 720p, 2160 at 1080p), so a map texel stays about half an output pixel on a model that
+    /// fills the frame and the ground shadow's edge does not stair-step at large sizes.
+    pub fn shadow_map_side(&self) -> u32 {
+        if self.shadow_map_size == 0 {
+            self.height.saturating_mul(2).clamp(1024, 4096)
+        } else {
+            self.shadow_map_size.clamp(64, 8192)
         }
     }
 }
@@ -159,7 +174,7 @@ impl Renderer {
                 resource: frame_buffer.as_entire_binding(),
             }],
         });
-        let shadow_size = options.shadow_map_size.clamp(64, 8192);
+        let shadow_size = options.shadow_map_side();
         let shadow_view = depth_map(device, shadow_size, "self-shadow map");
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow compare"),
@@ -529,5 +544,29 @@ impl DrawModel {
             alpha,
             visible: true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RenderOptions;
+
+    #[test]
+    fn shadow_map_follows_the_output_unless_set() {
+        let at = |width, height| RenderOptions {
+            width,
+            height,
+            ..Default::default()
+        };
+        assert_eq!(RenderOptions::default().shadow_map_size, 0);
+        assert_eq!(at(256, 256).shadow_map_side(), 1024);
+        assert_eq!(at(1280, 720).shadow_map_side(), 1440);
+        assert_eq!(at(1920, 1080).shadow_map_side(), 2160);
+        assert_eq!(at(7680, 4320).shadow_map_side(), 4096);
+        let set = RenderOptions {
+            shadow_map_size: 1024,
+            ..at(1920, 1080)
+        };
+        assert_eq!(set.shadow_map_side(), 1024);
     }
 }

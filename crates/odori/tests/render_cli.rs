@@ -435,3 +435,42 @@ fn range_past_the_end_warns_and_negative_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("--range goes past"), "{err}");
 }
+
+/// The startup line of `odori render` on the demo, one PNG at `size` with `extra` arguments.
+fn startup_line(tag: &str, size: &str, extra: &[&str]) -> String {
+    let png = out_dir(tag).join("still.png");
+    let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+        .args(["render", "--size", size, "--range", "0:0"])
+        .args(extra)
+        .args(["-o", png.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "odori render failed:\n{stderr}");
+    assert!(png.exists());
+    stderr
+        .lines()
+        .find(|l| l.starts_with("odori render:"))
+        .unwrap_or_else(|| panic!("no startup line in:\n{stderr}"))
+        .to_string()
+}
+
+#[test]
+fn defaults_msaa_4_everywhere_and_fast_trades_it() {
+    if !have_gpu() {
+        return;
+    }
+    // On the software adapter too (the only one on CI): MSAA 4 unless asked otherwise, since
+    // without it the outlines break into dashes. The shadow map follows the output size.
+    let line = startup_line("defaults", "320x576", &[]);
+    assert!(line.contains("MSAA 4, shadow map 1152)"), "{line}");
+    let line = startup_line("defaults-720", "160x720", &[]);
+    assert!(line.contains("MSAA 4, shadow map 1440)"), "{line}");
+    // --fast: no multisampling and the small map; --msaa still wins over it.
+    let line = startup_line("fast", "160x720", &["--fast"]);
+    assert!(line.contains("MSAA 1, shadow map 1024)"), "{line}");
+    let line = startup_line("fast-msaa", "160x720", &["--fast", "--msaa", "4"]);
+    assert!(line.contains("MSAA 4, shadow map 1024)"), "{line}");
+    let line = startup_line("msaa1", "160x720", &["--msaa", "1"]);
+    assert!(line.contains("MSAA 1, shadow map 1440)"), "{line}");
+}

@@ -31,7 +31,16 @@ fn fs_ground(i: GroundOut) -> @location(0) vec4<f32> {
     if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
         discard;
     }
-    let covered = 1.0 - textureSampleCompareLevel(ground_map, ground_sampler, uv, ndc.z - 0.002);
+    // Percentage-closer filtering: four linear-filtered comparison taps a texel either side
+    // diagonally (a 4×4-texel footprint), so the silhouette's edge is a ramp, not steps.
+    let texel = 1.0 / vec2<f32>(textureDimensions(ground_map));
+    let depth = ndc.z - 0.002;
+    var lit = 0.0;
+    lit += textureSampleCompareLevel(ground_map, ground_sampler, uv + texel * vec2<f32>(-1.0, -1.0), depth);
+    lit += textureSampleCompareLevel(ground_map, ground_sampler, uv + texel * vec2<f32>(1.0, -1.0), depth);
+    lit += textureSampleCompareLevel(ground_map, ground_sampler, uv + texel * vec2<f32>(-1.0, 1.0), depth);
+    lit += textureSampleCompareLevel(ground_map, ground_sampler, uv + texel * vec2<f32>(1.0, 1.0), depth);
+    let covered = 1.0 - lit * 0.25;
     if (covered < 0.004) {
         discard;
     }

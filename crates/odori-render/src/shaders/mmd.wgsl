@@ -68,15 +68,24 @@ fn vs_model(v: VertexIn) -> ModelOut {
     return o;
 }
 
-// 1 = lit, 0 = in self-shadow. One linear-filtered comparison tap is a 2×2 PCF: soft enough,
-// and a software rasteriser pays for every tap.
+// 1 = lit, 0 = in self-shadow. Percentage-closer filtering: four linear-filtered comparison
+// taps a texel either side diagonally, each itself a 2×2 PCF, so the edge is a smooth ramp
+// about two texels wide over a 4×4 footprint instead of a one-texel stair step. A software
+// rasteriser pays for every tap, so four and not more.
 fn shadow_visibility(s: vec4<f32>) -> f32 {
     let ndc = s.xyz / s.w;
     let uv = vec2<f32>(ndc.x * 0.5 + 0.5, ndc.y * -0.5 + 0.5);
     if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
         return 1.0;
     }
-    return textureSampleCompareLevel(shadow_map, shadow_sampler, uv, ndc.z - 0.002);
+    let texel = 1.0 / vec2<f32>(textureDimensions(shadow_map));
+    let depth = ndc.z - 0.002;
+    var lit = 0.0;
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + texel * vec2<f32>(-1.0, -1.0), depth);
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + texel * vec2<f32>(1.0, -1.0), depth);
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + texel * vec2<f32>(-1.0, 1.0), depth);
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + texel * vec2<f32>(1.0, 1.0), depth);
+    return lit * 0.25;
 }
 
 @fragment

@@ -104,6 +104,8 @@ pub struct Args {
     pub fps: Fps,
     pub range: Option<Range>,
     pub msaa: Option<Msaa>,
+    /// Speed over quality: MSAA 1 (unless `msaa` is given) and a 1024-texel shadow map.
+    pub fast: bool,
     pub physics: bool,
     /// Seconds of settling at the start (`None`: the player's default); 0 turns the settled
     /// start and the pre-roll off.
@@ -270,12 +272,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let options = RenderOptions {
         width,
         height,
-        msaa: args.msaa.map_or(if software { 1 } else { 4 }, Msaa::get),
+        // 4 everywhere: without multisampling the one-pixel inverted-hull outlines break into
+        // dashes. `--fast` (or `--msaa 1`) trades that for speed.
+        msaa: args.msaa.map_or(if args.fast { 1 } else { 4 }, Msaa::get),
         self_shadow: args.self_shadow,
         ground_shadow: args.ground_shadow,
         edges: args.edges,
+        // 0: the map follows the output size; `--fast` keeps the small one.
+        shadow_map_size: if args.fast { 1024 } else { 0 },
         ..Default::default()
     };
+    let shadow_side = options.shadow_map_side();
     let adapter = gpu.describe();
     // Skinning on the GPU (compute) when there is a real one; on a software rasteriser the
     // "GPU" is the same two cores, and odori-deform's SIMD CPU path is the faster of the two.
@@ -288,8 +295,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let scene = Arc::new(scene);
     let mut renderer = offline::renderer_for(&scene, gpu, options);
     eprintln!(
-        "odori render: {label} → {} ({width}x{height}, {fps} fps, {} frames, MSAA {}) on \
-         {adapter}",
+        "odori render: {label} → {} ({width}x{height}, {fps} fps, {} frames, MSAA {}, shadow map \
+         {shadow_side}) on {adapter}",
         args.output.display(),
         range.count,
         renderer.samples()
