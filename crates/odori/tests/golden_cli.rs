@@ -132,6 +132,8 @@ fn gene_light_still_900_is_frame_900_of_the_whole_range() {
     let args = ["--range", "900:900", "--skinning", "cpu"];
     let alone = still(&f, &args, "alone.png");
     let dir = temp("range_0_900");
+    // A folder output is an existing folder (or a path with a trailing slash).
+    std::fs::create_dir_all(&dir).unwrap();
     render(&f, &["--range", "0:900", "--skinning", "cpu"], &dir);
     let last = image::open(dir.join("frame_00900.png")).unwrap().to_rgba8();
     assert!(!dir.join("frame_00901.png").exists());
