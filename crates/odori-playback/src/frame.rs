@@ -86,16 +86,7 @@ impl Frame {
 
     /// A box around every posed model.
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut hi = Vec3::splat(f32::NEG_INFINITY);
-        for m in &self.models {
-            lo = lo.min(m.bounds.0);
-            hi = hi.max(m.bounds.1);
-        }
-        if lo.x > hi.x {
-            return (Vec3::ZERO, Vec3::ZERO);
-        }
-        (lo, hi)
+        union_of(self.models.iter().map(|m| m.bounds))
     }
 
     /// The renderer's view of this frame; `fallback` is the camera when the scene has none.
@@ -142,4 +133,18 @@ pub(crate) fn skeleton_bounds(positions: &[Vec3A], placement: Vec3, margin: f32)
         lo + placement - Vec3::splat(margin),
         hi + placement + Vec3::splat(margin),
     )
+}
+
+/// The smallest box holding every box of `boxes` (min, max); a zero box when there are none.
+pub(crate) fn union_of(boxes: impl Iterator<Item = (Vec3, Vec3)>) -> (Vec3, Vec3) {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for (a, b) in boxes {
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    if lo.x > hi.x {
+        return (Vec3::ZERO, Vec3::ZERO);
+    }
+    (lo, hi)
 }

@@ -103,17 +103,10 @@ pub fn scene_from_files(
             }
             let i = scene.add_model_files(Arc::new(asset), &motions);
             let unbound = scene.models()[i].motion().unbound();
-            if !unbound.is_empty() {
-                const SHOWN: usize = 5;
-                let names: Vec<&str> = unbound.iter().take(SHOWN).map(String::as_str).collect();
-                warnings.push(format!(
-                    "{}: {} motion track(s) match nothing in the model ({}{})",
-                    model_path.display(),
-                    unbound.len(),
-                    names.join(", "),
-                    if unbound.len() > SHOWN { ", …" } else { "" }
-                ));
-            }
+            warnings.extend(unmatched_summary(
+                &model_path.display().to_string(),
+                unbound,
+            ));
             rest = &tail[n..];
         }
         scene.arrange_side_by_side();
@@ -123,4 +116,21 @@ pub fn scene_from_files(
         scene.set_camera(&camera_file(path)?);
     }
     Ok((scene, warnings))
+}
+
+/// One line for the motion tracks that match nothing in model `label` (their count and the
+/// first few names), or `None` when every track matched: what front ends show instead of a
+/// line per track, which buries real errors.
+pub fn unmatched_summary(label: &str, unbound: &[String]) -> Option<String> {
+    const SHOWN: usize = 5;
+    if unbound.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = unbound.iter().take(SHOWN).map(String::as_str).collect();
+    Some(format!(
+        "{} motion track(s) match nothing in {label} ({}{})",
+        unbound.len(),
+        names.join(", "),
+        if unbound.len() > SHOWN { ", …" } else { "" }
+    ))
 }

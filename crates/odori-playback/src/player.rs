@@ -4,7 +4,7 @@
 
 use crate::frame::{Frame, ModelFrame, skeleton_bounds};
 use crate::scene::Scene;
-use glam::{Affine3A, Vec3, Vec3A};
+use glam::{Vec3, Vec3A};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
 use odori_pose::{Instance, Model, Motion};
 use std::sync::Arc;
@@ -338,7 +338,7 @@ fn fill(out: &mut ModelFrame, inst: &Instance, placement: Vec3, margin: f32) {
     if placement != Vec3::ZERO {
         let shift = Vec3A::from(placement);
         for s in &mut out.skinning {
-            *s = Affine3A::from_translation(shift.into()) * *s;
+            s.translation += shift;
         }
     }
     out.morph_weights.clear();

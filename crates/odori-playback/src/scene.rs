@@ -170,17 +170,10 @@ impl Scene {
 
     /// A box around every model at rest, placed.
     pub fn rest_bounds(&self) -> (Vec3, Vec3) {
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut hi = Vec3::splat(f32::NEG_INFINITY);
-        for m in &self.models {
-            let (a, b) = m.asset.render().bounds;
-            lo = lo.min(a + m.placement);
-            hi = hi.max(b + m.placement);
-        }
-        if lo.x > hi.x {
-            return (Vec3::ZERO, Vec3::ZERO);
-        }
-        (lo, hi)
+        crate::frame::union_of(self.models.iter().map(|m| {
+            let (lo, hi) = m.asset.render().bounds;
+            (lo + m.placement, hi + m.placement)
+        }))
     }
 
     /// A camera that frames every model at rest (used when no motion has camera keys).

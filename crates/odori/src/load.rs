@@ -36,22 +36,16 @@ pub fn bind(asset: &ModelAsset, files: &[MotionFile], verbose: bool) -> Motion {
     let motion = Motion::bind(asset.pose(), &sources);
     let unbound = motion.unbound();
     if verbose {
-        for name in unbound {
-            eprintln!(
-                "note: motion track `{name}` matches nothing in {}",
-                asset.label()
-            );
-        }
-    } else if !unbound.is_empty() {
-        const SHOWN: usize = 5;
-        let names: Vec<&str> = unbound.iter().take(SHOWN).map(String::as_str).collect();
-        eprintln!(
-            "note: {} motion track(s) match nothing in {} ({}{}); --verbose lists them all",
-            unbound.len(),
-            asset.label(),
-            names.join(", "),
-            if unbound.len() > SHOWN { ", …" } else { "" }
-        );
+        list_unmatched(asset.label(), unbound);
+    } else if let Some(line) = odori_playback::load::unmatched_summary(asset.label(), unbound) {
+        eprintln!("note: {line}; --verbose lists them all");
     }
     motion
+}
+
+/// `--verbose`: a line for every motion track that matches nothing in model `label`.
+pub fn list_unmatched(label: &str, unbound: &[String]) {
+    for name in unbound {
+        eprintln!("note: motion track `{name}` matches nothing in {label}");
+    }
 }

@@ -233,12 +233,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let unbound = m.motion().unbound();
         unmatched += unbound.len();
         if args.verbose {
-            for name in unbound {
-                eprintln!(
-                    "note: motion track `{name}` matches nothing in {}",
-                    m.asset().label()
-                );
-            }
+            crate::load::list_unmatched(m.asset().label(), unbound);
         }
     }
     if unmatched > 0 && !args.verbose {
