@@ -49,18 +49,15 @@ impl Mp4Sink {
             }),
             Err(source) => {
                 let _ = std::fs::remove_file(&part);
-                Err(PlaybackError::Video {
-                    path: path.to_path_buf(),
-                    source,
+                Err(match source {
+                    odori_video::VideoError::Audio(e) => PlaybackError::Soundtrack(e),
+                    source => PlaybackError::Video {
+                        path: path.to_path_buf(),
+                        source,
+                    },
                 })
             }
         }
-    }
-
-    /// True when the soundtrack is stored as PCM (a WAV with the built-in encoder), which
-    /// browsers do not play.
-    pub fn audio_is_pcm(&self) -> bool {
-        self.video.as_ref().is_some_and(|v| v.audio_is_pcm())
     }
 
     fn error(&self, source: odori_video::VideoError) -> PlaybackError {

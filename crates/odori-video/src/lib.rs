@@ -1,10 +1,9 @@
 //! Video output for `odori render`: RGBA frames in, a playable MP4 out.
 //!
 //! H.264 comes from OpenH264 built into the binary ([`h264`]), muxed by a small MP4 writer of
-//! our own ([`mp4`]). Sound: an MP3 is stored as it is (players handle MP3 in MP4); a WAV is
-//! stored as 16-bit PCM (`sowt`: VLC, mpv, QuickTime and ffmpeg-based players; browsers
-//! do not), so an MP3 soundtrack is the portable choice. [`probe`] reads a file back for
-//! checks.
+//! our own ([`mp4`]). Sound ([`audio`]): an MP3 is stored as it is, anything else (WAV, OGG,
+//! FLAC, AAC) is encoded to AAC in-process; both play in browsers and players, lined up with
+//! the picture by an edit list. [`probe`] reads a file back for checks.
 
 pub mod audio;
 pub mod ffmpeg;
@@ -20,7 +19,7 @@ use std::path::Path;
 pub enum VideoError {
     #[error("{0}")]
     Encoder(String),
-    #[error("audio: {0}")]
+    #[error(transparent)]
     Audio(#[from] audio::AudioError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -108,10 +107,7 @@ impl Video {
         match encoder {
             Encoder::Builtin => {
                 let audio = match sound {
-                    Some(s) => {
-                        let bytes = std::fs::read(s.path)?;
-                        Some(audio::track(&bytes, s.start_s, s.length_s)?)
-                    }
+                    Some(s) => Some(audio::read(s.path, s.start_s, s.length_s)?),
                     None => None,
                 };
                 Ok(Video::Builtin {
@@ -134,18 +130,6 @@ impl Video {
                 )?))
             }
         }
-    }
-
-    /// True when the built-in path stores the soundtrack as PCM (a WAV), which browsers do
-    /// not play.
-    pub fn audio_is_pcm(&self) -> bool {
-        matches!(
-            self,
-            Video::Builtin {
-                audio: Some(mp4::AudioTrack::Pcm { .. }),
-                ..
-            }
-        )
     }
 
     pub fn push(&mut self, rgba: &[u8]) -> Result<(), VideoError> {

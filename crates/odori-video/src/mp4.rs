@@ -6,7 +6,8 @@
 
 use std::io::{self, Seek, SeekFrom, Write};
 
-/// Audio track contents.
+/// Audio track contents: compressed frames (one MP4 sample each) and the edit that lines
+/// them up with the picture.
 #[derive(Debug, Clone)]
 pub enum AudioTrack {
     /// MPEG audio frames (MP3) stored as they are: object type 0x6B in `esds`.
@@ -15,39 +16,78 @@ pub enum AudioTrack {
         channels: u16,
         samples_per_frame: u32,
         frames: Vec<Vec<u8>>,
+        edit: Edit,
     },
-    /// 16-bit little-endian PCM (`sowt`), interleaved.
-    Pcm {
+    /// AAC-LC access units (1024 samples each): object type 0x40, `config` being the
+    /// AudioSpecificConfig.
+    Aac {
         sample_rate: u32,
         channels: u16,
-        data: Vec<u8>,
+        config: Vec<u8>,
+        frames: Vec<Vec<u8>>,
+        edit: Edit,
     },
 }
 
+/// Which of the decoded samples play: the first `skip` (codec delay, and for an MP3 cut the
+/// part of its first frames before the range) are skipped, then `duration` play. Written as
+/// the track's edit list; the unit is the track's sample rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edit {
+    pub skip: u64,
+    pub duration: u64,
+}
+
 impl AudioTrack {
-    /// Cut the track to at most `seconds` (for a video that ended early).
-    pub fn truncate(&mut self, seconds: f64) {
+    pub fn sample_rate(&self) -> u32 {
         match self {
-            AudioTrack::Mpeg {
-                sample_rate,
-                samples_per_frame,
-                frames,
-                ..
-            } => {
-                let per = (*samples_per_frame).max(1) as f64 / (*sample_rate).max(1) as f64;
-                let keep = (seconds.max(0.0) / per).ceil() as usize;
-                frames.truncate(keep);
-            }
-            AudioTrack::Pcm {
-                sample_rate,
-                channels,
-                data,
-            } => {
-                let frame = 2 * (*channels).max(1) as usize;
-                let keep = (seconds.max(0.0) * *sample_rate as f64).round() as usize;
-                data.truncate(keep.saturating_mul(frame).min(data.len() / frame * frame));
+            AudioTrack::Mpeg { sample_rate, .. } | AudioTrack::Aac { sample_rate, .. } => {
+                *sample_rate
             }
         }
+    }
+
+    pub fn channels(&self) -> u16 {
+        match self {
+            AudioTrack::Mpeg { channels, .. } | AudioTrack::Aac { channels, .. } => *channels,
+        }
+    }
+
+    pub fn frames(&self) -> &[Vec<u8>] {
+        match self {
+            AudioTrack::Mpeg { frames, .. } | AudioTrack::Aac { frames, .. } => frames,
+        }
+    }
+
+    pub fn edit(&self) -> Edit {
+        match self {
+            AudioTrack::Mpeg { edit, .. } | AudioTrack::Aac { edit, .. } => *edit,
+        }
+    }
+
+    /// Decoded samples (per channel) in one frame.
+    pub fn samples_per_frame(&self) -> u32 {
+        match self {
+            AudioTrack::Mpeg {
+                samples_per_frame, ..
+            } => *samples_per_frame,
+            AudioTrack::Aac { .. } => 1024,
+        }
+    }
+
+    /// Cut the track to at most `seconds` of sound (for a video that ended early); the frames
+    /// no longer needed are dropped, keeping one past the end for the decoder's overlap.
+    pub fn truncate(&mut self, seconds: f64) {
+        let rate = self.sample_rate().max(1) as f64;
+        let per = self.samples_per_frame().max(1) as u64;
+        let (frames, edit) = match self {
+            AudioTrack::Mpeg { frames, edit, .. } | AudioTrack::Aac { frames, edit, .. } => {
+                (frames, edit)
+            }
+        };
+        edit.duration = edit.duration.min((seconds.max(0.0) * rate).round() as u64);
+        let keep = (edit.skip + edit.duration).div_ceil(per) as usize + 1;
+        frames.truncate(keep);
     }
 }
 
@@ -197,25 +237,13 @@ impl<W: Write + Seek> Mp4Writer<W> {
         // Audio data goes at the end of mdat; remember each chunk's offset.
         let mut audio_chunks: Vec<(u64, u32)> = Vec::new(); // (offset, samples in chunk)
         let mut audio_sizes: Vec<u32> = Vec::new();
-        match audio {
-            Some(AudioTrack::Mpeg { frames, .. }) => {
-                for f in frames {
-                    self.out.write_all(f)?;
-                    audio_chunks.push((self.pos, 1));
-                    audio_sizes.push(f.len() as u32);
-                    self.pos += f.len() as u64;
-                }
+        if let Some(a) = audio {
+            for f in a.frames() {
+                self.out.write_all(f)?;
+                audio_chunks.push((self.pos, 1));
+                audio_sizes.push(f.len() as u32);
+                self.pos += f.len() as u64;
             }
-            Some(AudioTrack::Pcm { channels, data, .. }) => {
-                let frame = 2 * *channels as usize;
-                for chunk in data.chunks(4096 * frame) {
-                    let n = chunk.len() / frame;
-                    self.out.write_all(&chunk[..n * frame])?;
-                    audio_chunks.push((self.pos, n as u32));
-                    self.pos += (n * frame) as u64;
-                }
-            }
-            None => {}
         }
         let end = self.pos;
         self.out.seek(SeekFrom::Start(self.mdat_start + 8))?;
@@ -231,23 +259,8 @@ impl<W: Write + Seek> Mp4Writer<W> {
         let mut traks = vec![self.video_trak(video_ms)];
         let mut duration_ms = video_ms;
         if let Some(a) = audio {
-            let (rate, total_samples) = match a {
-                AudioTrack::Mpeg {
-                    sample_rate,
-                    samples_per_frame,
-                    frames,
-                    ..
-                } => (
-                    *sample_rate,
-                    frames.len() as u64 * *samples_per_frame as u64,
-                ),
-                AudioTrack::Pcm {
-                    sample_rate,
-                    channels,
-                    data,
-                } => (*sample_rate, (data.len() / (2 * *channels as usize)) as u64),
-            };
-            let ms = to_movie(total_samples, rate);
+            let (rate, played) = (a.sample_rate(), a.edit().duration);
+            let ms = to_movie(played, rate);
             duration_ms = duration_ms.max(ms);
             traks.push(audio_trak(a, ms, &audio_chunks, &audio_sizes));
         }
@@ -420,62 +433,36 @@ fn descriptor(tag: u8, body: &[u8]) -> Vec<u8> {
 }
 
 fn audio_trak(a: &AudioTrack, duration_ms: u32, chunks: &[(u64, u32)], sizes: &[u32]) -> Vec<u8> {
-    let (rate, channels) = match a {
-        AudioTrack::Mpeg {
-            sample_rate,
-            channels,
-            ..
-        }
-        | AudioTrack::Pcm {
-            sample_rate,
-            channels,
-            ..
-        } => (*sample_rate, *channels),
-    };
+    let (rate, channels) = (a.sample_rate(), a.channels());
     let mut entry = vec![0; 6];
     entry.extend_from_slice(&[0, 1]);
     entry.extend_from_slice(&[0; 8]);
     entry.extend_from_slice(&channels.to_be_bytes());
     entry.extend_from_slice(&[0, 16, 0, 0, 0, 0]);
     entry.extend_from_slice(&be32(rate.min(65535) << 16));
-    let (sample_entry, stts, stsz, total) = match a {
-        AudioTrack::Mpeg {
-            samples_per_frame,
-            frames,
-            ..
-        } => {
-            let mut dec = vec![0x6B, 0x15, 0, 0x10, 0]; // MPEG-1 audio, audio stream, buffer
-            dec.extend_from_slice(&be32(320_000));
-            dec.extend_from_slice(&be32(0));
-            let es = descriptor(
-                3,
-                &cat(&[vec![0, 0, 0], descriptor(4, &dec), descriptor(6, &[2])]),
-            );
-            entry.extend_from_slice(&full(b"esds", 0, &es));
-            let n = frames.len() as u32;
-            let stts = cat(&[
-                be32(1).to_vec(),
-                be32(n).to_vec(),
-                be32(*samples_per_frame).to_vec(),
-            ]);
-            let mut stsz = cat(&[be32(0).to_vec(), be32(n).to_vec()]);
-            for s in sizes {
-                stsz.extend_from_slice(&be32(*s));
-            }
-            (
-                bx(b"mp4a", &entry),
-                stts,
-                stsz,
-                n as u64 * *samples_per_frame as u64,
-            )
-        }
-        AudioTrack::Pcm { data, .. } => {
-            let n = (data.len() / (2 * channels as usize)) as u32;
-            let stts = cat(&[be32(1).to_vec(), be32(n).to_vec(), be32(1).to_vec()]);
-            let stsz = cat(&[be32(2 * channels as u32).to_vec(), be32(n).to_vec()]);
-            (bx(b"sowt", &entry), stts, stsz, n as u64)
-        }
+    // ES descriptor: object type (0x6B MPEG-1/2 audio, 0x40 MPEG-4 audio), stream type audio,
+    // buffer size, max and average bit rate, then the decoder's own configuration for AAC.
+    let (object, config) = match a {
+        AudioTrack::Mpeg { .. } => (0x6B, Vec::new()),
+        AudioTrack::Aac { config, .. } => (0x40, descriptor(5, config)),
     };
+    let mut dec = vec![object, 0x15, 0, 0x18, 0];
+    dec.extend_from_slice(&be32(320_000));
+    dec.extend_from_slice(&be32(0));
+    dec.extend_from_slice(&config);
+    let es = descriptor(
+        3,
+        &cat(&[vec![0, 0, 0], descriptor(4, &dec), descriptor(6, &[2])]),
+    );
+    entry.extend_from_slice(&full(b"esds", 0, &es));
+    let n = a.frames().len() as u32;
+    let per = a.samples_per_frame();
+    let stts = cat(&[be32(1).to_vec(), be32(n).to_vec(), be32(per).to_vec()]);
+    let mut stsz = cat(&[be32(0).to_vec(), be32(n).to_vec()]);
+    for s in sizes {
+        stsz.extend_from_slice(&be32(*s));
+    }
+    let total = n as u64 * per as u64;
     // stsc: runs of chunks with the same sample count.
     let mut runs: Vec<(u32, u32)> = Vec::new();
     for (i, &(_, count)) in chunks.iter().enumerate() {
@@ -498,7 +485,7 @@ fn audio_trak(a: &AudioTrack, duration_ms: u32, chunks: &[(u64, u32)], sizes: &[
     let stbl = bx(
         b"stbl",
         &cat(&[
-            full(b"stsd", 0, &cat(&[be32(1).to_vec(), sample_entry])),
+            full(b"stsd", 0, &cat(&[be32(1).to_vec(), bx(b"mp4a", &entry)])),
             full(b"stts", 0, &stts),
             full(b"stsc", 0, &stsc),
             full(b"stsz", 0, &stsz),
@@ -511,7 +498,25 @@ fn audio_trak(a: &AudioTrack, duration_ms: u32, chunks: &[(u64, u32)], sizes: &[
         b"mdia",
         &cat(&[mdhd(rate, total), hdlr(b"soun", "SoundHandler"), minf]),
     );
-    bx(b"trak", &cat(&[tkhd(2, duration_ms, true, 0, 0), mdia]))
+    bx(
+        b"trak",
+        &cat(&[
+            tkhd(2, duration_ms, true, 0, 0),
+            edts(duration_ms, a.edit().skip),
+            mdia,
+        ]),
+    )
+}
+
+/// An edit list of one entry: play `duration_ms` (movie time) of the media from `skip`
+/// (media time), at normal rate. Players (QuickTime, browsers, ffmpeg, VLC) start the track's
+/// sound there, which removes the codec delay.
+fn edts(duration_ms: u32, skip: u64) -> Vec<u8> {
+    let mut elst = be32(1).to_vec();
+    elst.extend_from_slice(&be32(duration_ms));
+    elst.extend_from_slice(&be32(skip.min(i32::MAX as u64) as u32));
+    elst.extend_from_slice(&[0, 1, 0, 0]);
+    bx(b"edts", &full(b"elst", 0, &elst))
 }
 
 #[cfg(test)]
@@ -532,26 +537,22 @@ mod tests {
 
     #[test]
     fn audio_is_cut_to_a_shorter_video() {
-        let mut pcm = AudioTrack::Pcm {
-            sample_rate: 1000,
-            channels: 2,
-            data: vec![0; 4 * 3000],
+        let edit = Edit {
+            skip: 1105,
+            duration: 44_100 * 3,
         };
-        pcm.truncate(1.5);
-        let AudioTrack::Pcm { data, .. } = &pcm else {
-            unreachable!()
-        };
-        assert_eq!(data.len(), 4 * 1500);
         let mut mp3 = AudioTrack::Mpeg {
             sample_rate: 44100,
             channels: 2,
             samples_per_frame: 1152,
-            frames: vec![vec![0; 4]; 100],
+            frames: vec![vec![0; 4]; 200],
+            edit,
         };
         mp3.truncate(0.5);
-        let AudioTrack::Mpeg { frames, .. } = &mp3 else {
-            unreachable!()
-        };
-        assert_eq!(frames.len(), 20, "ceil(0.5 s / 26.1 ms)");
+        assert_eq!(mp3.edit().duration, 22_050);
+        // ceil((1105 + 22050) / 1152) = 21 frames hold the sound, plus one for the overlap.
+        assert_eq!(mp3.frames().len(), 22);
+        mp3.truncate(10.0);
+        assert_eq!(mp3.edit().duration, 22_050, "truncate never lengthens");
     }
 }

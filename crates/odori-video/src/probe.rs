@@ -16,6 +16,10 @@ pub struct Track {
     pub samples: u32,
     pub width: u16,
     pub height: u16,
+    /// The first edit-list entry: (segment duration in movie time, media time it starts at).
+    pub edit: Option<(u32, i64)>,
+    /// An audio track's decoder configuration from `esds` (AAC's AudioSpecificConfig).
+    pub decoder_config: Vec<u8>,
     sizes: Vec<u32>,
     offsets: Vec<u64>,
     avcc: Vec<u8>,
@@ -25,6 +29,51 @@ impl Track {
     pub fn seconds(&self) -> f64 {
         self.duration as f64 / self.timescale.max(1) as f64
     }
+
+    /// Sample `index`'s bytes in `file`.
+    pub fn sample<'a>(&self, file: &'a [u8], index: usize) -> Option<&'a [u8]> {
+        let (off, size) = (
+            *self.offsets.get(index)? as usize,
+            *self.sizes.get(index)? as usize,
+        );
+        file.get(off..off + size)
+    }
+}
+
+/// An MPEG-4 descriptor at `d`: (tag, body, rest).
+fn descriptor(d: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let tag = *d.first()?;
+    let mut len = 0usize;
+    let mut i = 1;
+    loop {
+        let b = *d.get(i)?;
+        len = (len << 7) | (b & 0x7F) as usize;
+        i += 1;
+        if b & 0x80 == 0 || i > 4 {
+            break;
+        }
+    }
+    let body = d.get(i..i + len)?;
+    Some((tag, body, &d[i + len..]))
+}
+
+/// DecoderSpecificInfo (tag 5) inside an `esds` body: ES_Descriptor → DecoderConfig → info.
+fn esds_config(esds: &[u8]) -> Vec<u8> {
+    fn find(mut d: &[u8], tag: u8) -> Option<&[u8]> {
+        while let Some((t, body, rest)) = descriptor(d) {
+            if t == tag {
+                return Some(body);
+            }
+            d = rest;
+        }
+        None
+    }
+    esds.get(4..)
+        .and_then(|d| find(d, 3))
+        .and_then(|es| find(es.get(3..)?, 4))
+        .and_then(|dc| find(dc.get(13..)?, 5))
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default()
 }
 
 fn boxes(data: &[u8]) -> Vec<([u8; 4], &[u8])> {
@@ -135,7 +184,21 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
             body.get(o..o + 2)
                 .map_or(0, |s| u16::from_be_bytes([s[0], s[1]]))
         };
+        let edit = child(trak, b"edts")
+            .and_then(|e| child(e, b"elst"))
+            .filter(|elst| be32(elst, 4) > 0)
+            .map(|elst| (be32(elst, 8), be32(elst, 12) as i32 as i64));
+        let decoder_config = if &codec == b"mp4a" {
+            body.get(28..)
+                .and_then(|b| child(b, b"esds"))
+                .map(esds_config)
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         out.push(Track {
+            edit,
+            decoder_config,
             handler: hdlr.get(8..12).map_or([0; 4], |s| s.try_into().unwrap()),
             codec,
             timescale: be32(mdhd, 12),

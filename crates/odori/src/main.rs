@@ -140,8 +140,8 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// Camera motion VMD (default: the motions' own camera keys, else a framing camera).
         #[arg(long, value_name = "CAM.vmd")]
         camera: Option<PathBuf>,
-        /// Soundtrack, cut to the rendered range: MP3 stored as is; WAV stored as PCM, or made
-        /// AAC by ffmpeg when it is installed.
+        /// Soundtrack, cut to the rendered range and lined up with the picture: MP3 stored as
+        /// is; WAV, OGG, FLAC or AAC encoded to AAC in-process.
         #[arg(long, value_name = "SONG.mp3|SONG.wav")]
         audio: Option<PathBuf>,
         /// `NAME.mp4`, `NAME.png` (first frame of the range), or a folder for PNG frames

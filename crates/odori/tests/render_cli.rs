@@ -165,12 +165,66 @@ fn demo_with_wav_audio() {
         let t = odori_video::probe::tracks(&bytes);
         assert_eq!(t.len(), 2, "{encoder}");
         assert_eq!(t[0].samples, 60, "{encoder}");
+        assert_eq!(&t[1].codec, b"mp4a", "{encoder}: AAC, which browsers play");
+        // The edit list plays 2 s of sound after the encoder's priming samples.
+        let (ms, skip) = t[1].edit.expect("an edit list");
+        assert!((ms as f64 - 2000.0).abs() <= 25.0, "{encoder}: {ms} ms");
+        assert!(skip > 0, "{encoder}: priming not skipped");
+        if encoder == "builtin" {
+            assert_eq!(ms, 2000);
+            // AudioSpecificConfig: AAC-LC (2), 22.05 kHz (index 7), mono (1).
+            assert_eq!(t[1].decoder_config, vec![0x13, 0x88]);
+        }
+    }
+}
+
+/// Issue 20: `--audio` is checked before anything loads, and the message names the audio
+/// file, once: a missing file, an image and a motion given as the soundtrack.
+#[test]
+fn audio_is_checked_first() {
+    let dir = out_dir("audio-check");
+    let png = dir.join("cover.png");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n....").unwrap();
+    let vmd = dir.join("dance.vmd");
+    std::fs::write(&vmd, b"Vocaloid Motion Data 0002\0\0\0\0\0").unwrap();
+    let missing = dir.join("missing.mp3");
+    let out_mp4 = dir.join("out.mp4");
+    for (audio, says) in [
+        (
+            &png,
+            "not a soundtrack odori can read (it looks like a PNG image)",
+        ),
+        (
+            &vmd,
+            "not a soundtrack odori can read (it looks like a VMD motion)",
+        ),
+        (&missing, "cannot read the soundtrack"),
+    ] {
+        // A model path that does not exist: the audio must be refused before it is looked at.
+        let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+            .args(["render", "no-such-model.pmx", "--audio"])
+            .arg(audio)
+            .arg("-o")
+            .arg(&out_mp4)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
-            (t[1].seconds() - 2.0).abs() < 0.05,
-            "{encoder}: {}",
-            t[1].seconds()
+            err.contains(&*audio.to_string_lossy()),
+            "names the audio file: {err}"
+        );
+        assert_eq!(err.matches(says).count(), 1, "{err}");
+        assert!(
+            !err.contains("no-such-model"),
+            "audio is checked first: {err}"
+        );
+        assert!(
+            !err.contains("out.mp4"),
+            "the output is not to blame: {err}"
         );
     }
+    assert!(!out_mp4.exists());
 }
 
 #[test]

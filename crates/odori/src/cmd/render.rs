@@ -2,14 +2,14 @@
 //! playback library builds the scene and runs the pipeline (`odori_playback::offline`).
 
 use crate::output::{self, RenderOutput};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use odori_playback::offline::{self, FrameRange, Skinning};
 use odori_playback::sink::{FrameSink, Mp4Sink, PngSink};
 use odori_playback::{Player, PlayerOptions, Preroll};
 use odori_render::{Gpu, RenderOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,7 +68,7 @@ impl Msaa {
 /// `--encoder`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EncoderChoice {
-    /// ffmpeg only for a WAV soundtrack when ffmpeg is installed, else built-in.
+    /// The built-in encoder (the same as `builtin`; kept so scripts that name it work).
     Auto,
     /// OpenH264, in-process (needs nothing installed).
     Builtin,
@@ -119,18 +119,16 @@ pub struct Args {
     pub verbose: bool,
 }
 
-/// `auto`: ffmpeg only when it is installed and the soundtrack is a WAV (ffmpeg makes AAC of
-/// it, which browsers play); otherwise the built-in encoder, which needs nothing.
-fn choose_encoder(choice: EncoderChoice, audio: Option<&Path>) -> Result<odori_video::Encoder> {
+/// `auto` is the built-in encoder, which needs nothing (it makes AAC of a WAV itself);
+/// ffmpeg only when asked for.
+fn choose_encoder(choice: EncoderChoice) -> Result<odori_video::Encoder> {
     use odori_video::Encoder;
-    let wav = audio.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wav")));
     Ok(match choice {
         EncoderChoice::Builtin => Encoder::Builtin,
         EncoderChoice::Ffmpeg if odori_video::ffmpeg::available() => Encoder::Ffmpeg,
         EncoderChoice::Ffmpeg => {
             bail!("--encoder ffmpeg: no ffmpeg on PATH (the built-in encoder needs none)")
         }
-        EncoderChoice::Auto if wav && odori_video::ffmpeg::available() => Encoder::Ffmpeg,
         EncoderChoice::Auto => Encoder::Builtin,
     })
 }
@@ -213,11 +211,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("--size {width}x{height}: MP4 (H.264 4:2:0) needs even sides");
     }
     let encoder = match &output {
-        RenderOutput::Mp4(_) => Some(choose_encoder(args.encoder, args.audio.as_deref())?),
+        RenderOutput::Mp4(_) => Some(choose_encoder(args.encoder)?),
         _ => None,
     };
-    if args.audio.is_some() && encoder.is_none() {
-        eprintln!("warning: --audio only applies to MP4 output; ignored");
+    match (&args.audio, encoder) {
+        (Some(_), None) => eprintln!("warning: --audio only applies to MP4 output; ignored"),
+        // A missing or non-audio file is said before anything loads, naming that file.
+        (Some(path), Some(_)) => odori_video::audio::check(path)?,
+        (None, _) => {}
     }
 
     let (mut scene, warnings) =
@@ -340,15 +341,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let sink: Box<dyn FrameSink> = match &output {
         RenderOutput::Mp4(path) => {
             let encoder = encoder.unwrap_or(odori_video::Encoder::Builtin);
-            let sink = Mp4Sink::create(encoder, path, (width, height), fps, sound.as_ref())
-                .with_context(|| format!("starting {}", path.display()))?;
-            if sink.audio_is_pcm() {
-                eprintln!(
-                    "note: WAV audio is stored as PCM (VLC, mpv, QuickTime play it; browsers do \
-                     not): give an MP3, or install ffmpeg for AAC"
-                );
-            }
-            Box::new(sink)
+            Box::new(Mp4Sink::create(
+                encoder,
+                path,
+                (width, height),
+                fps,
+                sound.as_ref(),
+            )?)
         }
         RenderOutput::Png(path) => Box::new(PngSink::file(path, (width, height))),
         RenderOutput::Folder(dir) => Box::new(PngSink::folder(dir, (width, height))?),

@@ -1,0 +1,124 @@
+//! Reading the soundtrack into an MP4 audio track that every player plays, in step with the
+//! picture.
+//!
+//! Every format goes through symphonia (MP3, WAV, OGG Vorbis, FLAC, AAC/M4A): an MP3 keeps its
+//! frames as they are (no second lossy pass; MP3 in MP4 plays in browsers and players alike),
+//! anything else is decoded and encoded to AAC-LC in-process (Fraunhofer FDK AAC, built from
+//! source by `fdk-aac-sys`), so a WAV, the soundtrack MikuMikuDance itself loads, becomes sound
+//! a browser plays with no system package.
+//!
+//! Lining sound up with the picture: every MP3 and AAC stream starts with codec delay (an MP3
+//! decoder's 529 samples, plus what the encoder put in front, which LAME records in its tag;
+//! the AAC encoder's priming samples). Stored naively that delay plays first and the dance
+//! looks early by 25–70 ms. The track's edit list (`elst`) skips exactly those samples, and
+//! the MP3 cut for a range that starts at frame N > 0 is placed to the sample.
+
+mod aac;
+mod decode;
+mod mp3;
+
+use crate::mp4::AudioTrack;
+use std::path::{Path, PathBuf};
+
+/// A soundtrack that could not be read: every message names the audio file.
+#[derive(Debug, thiserror::Error)]
+pub enum AudioError {
+    #[error("cannot read the soundtrack {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{}: not a soundtrack odori can read{} (give MP3, WAV, OGG Vorbis, FLAC or AAC/M4A)",
+        path.display(),
+        looks_like.map(|l| format!(" (it looks like {l})")).unwrap_or_default()
+    )]
+    NotAudio {
+        path: PathBuf,
+        looks_like: Option<&'static str>,
+    },
+    #[error("{}: {message}", path.display())]
+    Decode { path: PathBuf, message: String },
+    #[error(
+        "{}: the soundtrack is {length_s:.2} s long and the rendered range starts at \
+         {start_s:.2} s",
+        path.display()
+    )]
+    EndsBeforeRange {
+        path: PathBuf,
+        length_s: f64,
+        start_s: f64,
+    },
+    #[error("AAC encoder: {0}")]
+    Encode(String),
+}
+
+/// Read the soundtrack at `path` for the rendered range: `start_s..start_s + len_s` seconds of
+/// the song (frame N of the motion is second N / 30 of the song, as in MikuMikuDance).
+pub fn read(path: &Path, start_s: f64, len_s: f64) -> Result<AudioTrack, AudioError> {
+    let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    track(path, bytes, start_s, len_s)
+}
+
+/// Check, before any work, that `path` is a soundtrack odori can read (the whole file is read
+/// and its container parsed; nothing is decoded).
+pub fn check(path: &Path) -> Result<(), AudioError> {
+    let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode::Source::open(path, bytes).map(|_| ())
+}
+
+/// [`read`] on bytes already in memory (`path` names them in messages).
+pub fn track(
+    path: &Path,
+    bytes: Vec<u8>,
+    start_s: f64,
+    len_s: f64,
+) -> Result<AudioTrack, AudioError> {
+    let range = Range {
+        start_s: start_s.max(0.0),
+        len_s: len_s.max(0.0),
+    };
+    let mut source = decode::Source::open(path, bytes)?;
+    if source.is_mp3() {
+        mp3::cut(path, &mut source, range)
+    } else {
+        let pcm = source.decode_range(path, range)?;
+        aac::encode(&pcm)
+    }
+}
+
+/// The part of the song that goes with the rendered frames.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Range {
+    pub start_s: f64,
+    pub len_s: f64,
+}
+
+/// What a file that is no audio looks like, for the message.
+pub(crate) fn looks_like(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: &[(&[u8], &str)] = &[
+        (b"\x89PNG", "a PNG image"),
+        (b"\xFF\xD8\xFF", "a JPEG image"),
+        (b"BM", "a BMP image"),
+        (b"GIF8", "a GIF image"),
+        (b"PMX ", "a PMX model"),
+        (b"Pmd", "a PMD model"),
+        (b"Vocaloid Motion Data", "a VMD motion"),
+        (b"Vocaloid Pose Data", "a VPD pose"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"%PDF", "a PDF document"),
+    ];
+    if bytes.is_empty() {
+        return Some("an empty file");
+    }
+    MAGIC
+        .iter()
+        .find(|(m, _)| bytes.starts_with(m))
+        .map(|(_, what)| *what)
+}
