@@ -31,6 +31,7 @@
 //! ```
 
 mod bake;
+mod bake_reduce;
 mod bullet;
 mod config;
 mod error;
@@ -41,6 +42,7 @@ mod rig;
 mod world;
 
 pub use bake::{Baked, bake};
+pub use bake_reduce::{Reduction, reduce};
 pub use bullet::AVAILABLE;
 pub use config::PhysicsConfig;
 pub use error::PhysicsError;

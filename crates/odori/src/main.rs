@@ -112,7 +112,8 @@ enum Command {
     /// Simulate physics over a motion and write the motion with the simulated bones as
     /// keyframes (physics off on them), for MikuMikuDance or any runtime to play back.
     #[command(after_help = "Examples:
-  odori bake model.pmx dance.vmd -o dance_baked.vmd")]
+  odori bake model.pmx dance.vmd -o dance_baked.vmd
+  odori bake model.pmx dance.vmd --tolerance 0 -o every_frame.vmd")]
     Bake {
         /// The model: PMX or PMD, with rigid bodies.
         model: PathBuf,
@@ -121,6 +122,10 @@ enum Command {
         /// The baked VMD to write.
         #[arg(short, long, value_name = "OUT.vmd")]
         output: PathBuf,
+        /// Keys are dropped where the replay stays this close (model units) to the
+        /// simulation on every bone and frame; 0 keeps a key on every frame.
+        #[arg(long, default_value_t = 0.001, value_name = "UNITS")]
+        tolerance: f32,
     },
     /// Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs. With no
     /// files, renders the embedded demo character and dance.
@@ -287,7 +292,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             model,
             motion,
             output,
-        } => cmd::bake::run(&model, &motion, &output, verbose)?,
+            tolerance,
+        } => cmd::bake::run(&model, &motion, &output, tolerance, verbose)?,
         Command::Render {
             files,
             camera,

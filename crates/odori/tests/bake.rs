@@ -14,15 +14,19 @@ fn bake_writes_physics_keys_or_says_what_to_install() {
     };
     let dir = std::env::temp_dir().join(format!("odori-bake-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let out_path = dir.join("baked.vmd");
-    let out = Command::new(env!("CARGO_BIN_EXE_odori"))
-        .arg("bake")
-        .arg(&model)
-        .arg(&motion)
-        .arg("-o")
-        .arg(&out_path)
-        .output()
-        .unwrap();
+    let bake = |name: &str, tolerance: &str| {
+        let out_path = dir.join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_odori"))
+            .arg("bake")
+            .arg(&model)
+            .arg(&motion)
+            .args(["--tolerance", tolerance, "-o"])
+            .arg(&out_path)
+            .output()
+            .unwrap();
+        (out_path, out)
+    };
+    let (full_path, out) = bake("full.vmd", "0");
     let err = String::from_utf8_lossy(&out.stderr);
     if !odori_physics::AVAILABLE {
         assert!(!out.status.success());
@@ -32,15 +36,76 @@ fn bake_writes_physics_keys_or_says_what_to_install() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("baked 23 bones × 2810 frames"), "{err}");
     let original = odori_format::Vmd::read(&motion).unwrap();
-    let baked = odori_format::Vmd::read(&out_path).unwrap();
-    let off = baked.bones.iter().filter(|k| k.physics_disabled()).count();
+    let full = odori_format::Vmd::read(&full_path).unwrap();
+    let off = full.bones.iter().filter(|k| k.physics_disabled()).count();
     assert_eq!(
         off,
         23 * 2810,
-        "one physics-off key per baked bone and frame"
+        "--tolerance 0: one physics-off key per baked bone and frame"
     );
-    assert_eq!(baked.morphs, original.morphs);
-    assert_eq!(baked.cameras, original.cameras);
+    assert_eq!(full.morphs, original.morphs);
+    assert_eq!(full.cameras, original.cameras);
+
+    // Issue 20: the default bake drops keys, and its replay stays within 1e-3 units of the
+    // every-frame bake's replay (checked here by the pose runtime on every bone and frame:
+    // its origin and the points a unit along its axes, independently of the reduction's own
+    // check).
+    let (reduced_path, out) = bake("reduced.vmd", "0.001");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    eprintln!("{err}");
+    let reduced = odori_format::Vmd::read(&reduced_path).unwrap();
+    let kept = reduced
+        .bones
+        .iter()
+        .filter(|k| k.physics_disabled())
+        .count();
+    // Simulated hair and skirts turn by 0.02–0.07 rad a frame in changing directions, so a
+    // key between two others is rarely within 1e-3 of their interpolation: few keys go, but
+    // some must (the still stretches of the dance).
+    assert!(kept < off, "{kept} of {off} keys kept");
+    assert_eq!(reduced.morphs, original.morphs);
+    let sizes = (
+        std::fs::metadata(&full_path).unwrap().len(),
+        std::fs::metadata(&reduced_path).unwrap().len(),
+    );
+    eprintln!(
+        "baked VMD: {} bytes every frame, {} reduced",
+        sizes.0, sizes.1
+    );
+    let pmd = odori_format::Pmd::read(&model).unwrap();
+    let compiled = odori_pose::Model::from_pmd(&pmd).unwrap();
+    let play = |vmd: &odori_format::Vmd| {
+        let motion = odori_pose::Motion::from_vmd(&compiled, vmd);
+        let mut inst = odori_pose::Instance::new(&compiled, &motion);
+        let mut out = Vec::new();
+        for frame in 0..2810 {
+            inst.evaluate(&compiled, &motion, frame as f32).unwrap();
+            for m in inst.world_transforms() {
+                let o = m.translation;
+                out.extend([
+                    o,
+                    o + m.matrix3.x_axis,
+                    o + m.matrix3.y_axis,
+                    o + m.matrix3.z_axis,
+                ]);
+            }
+        }
+        out
+    };
+    let (a, b) = (play(&full), play(&reduced));
+    assert_eq!(a.len(), b.len());
+    assert_eq!(
+        a.len(),
+        4 * 2810 * compiled.bone_count(),
+        "every bone of every frame compared"
+    );
+    let worst = a
+        .iter()
+        .zip(&b)
+        .map(|(p, q)| p.distance(*q))
+        .fold(0.0f32, f32::max);
+    assert!(worst <= 1e-3, "replay differs by {worst}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

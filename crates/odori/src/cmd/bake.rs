@@ -8,7 +8,16 @@ use odori_physics::{PhysicsConfig, PhysicsWorld};
 use odori_playback::MotionFile;
 use std::path::Path;
 
-pub fn run(model_path: &Path, motion_path: &Path, output: &Path, verbose: bool) -> Result<()> {
+pub fn run(
+    model_path: &Path,
+    motion_path: &Path,
+    output: &Path,
+    tolerance: f32,
+    verbose: bool,
+) -> Result<()> {
+    if !(tolerance.is_finite() && (0.0..=1.0).contains(&tolerance)) {
+        bail!("--tolerance {tolerance}: give model units from 0 to 1 (default 0.001)");
+    }
     crate::output::check_file(output)?;
     let asset = load::model(model_path)?;
     if asset.physics().dynamic_body_count() == 0 {
@@ -36,9 +45,15 @@ pub fn run(model_path: &Path, motion_path: &Path, output: &Path, verbose: bool) 
         );
     }
     let motion = load::bind(&asset, &files, verbose);
-    let baked = odori_physics::bake(model, &motion, &mut world, vmd)?;
+    let mut baked = odori_physics::bake(model, &motion, &mut world, vmd)?;
+    let full_size = odori_format::vmd::write(&baked.vmd)
+        .context("encoding the baked VMD")?
+        .len();
+    let reduction = (tolerance > 0.0)
+        .then(|| odori_physics::reduce(model, &mut baked, tolerance))
+        .transpose()?;
     let bytes = odori_format::vmd::write(&baked.vmd).context("encoding the baked VMD")?;
-    std::fs::write(output, bytes).with_context(|| format!("writing {}", output.display()))?;
+    std::fs::write(output, &bytes).with_context(|| format!("writing {}", output.display()))?;
     eprintln!(
         "baked {} bones × {} frames (0–{}) into {}",
         baked.bones.len(),
@@ -46,5 +61,21 @@ pub fn run(model_path: &Path, motion_path: &Path, output: &Path, verbose: bool) 
         baked.last_frame,
         output.display()
     );
+    let mb = |n: usize| n as f64 / 1e6;
+    match reduction {
+        Some(r) => eprintln!(
+            "keys: {} of {} kept (replay within {:.1e} units of the simulation, tolerance \
+             {tolerance}); {:.2} MB, {:.2} MB with a key on every frame",
+            r.keys_after,
+            r.keys_before,
+            r.max_error,
+            mb(bytes.len()),
+            mb(full_size)
+        ),
+        None => eprintln!(
+            "keys: one per frame (--tolerance 0); {:.2} MB",
+            mb(bytes.len())
+        ),
+    }
     Ok(())
 }
