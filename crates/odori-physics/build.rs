@@ -46,7 +46,9 @@ fn build() -> Result<(), String> {
         bullet.file(src.join(file));
     }
     let mut shim = configure(&src, wasm);
-    shim.file("shim/odori_bullet.cpp");
+    // A warning from Bullet 3.07's headers (btSerializer.h) under newer compilers.
+    shim.flag_if_supported("-Wno-unused-but-set-variable")
+        .file("shim/odori_bullet.cpp");
     if wasm {
         shim.file("shim/wasm/runtime.cpp");
     }
@@ -90,6 +92,9 @@ fn configure(src: &Path, wasm: bool) -> cc::Build {
         .define("NDEBUG", None)
         // Bullet's built-in profiler timers cost time on every step and are never read.
         .define("BT_NO_PROFILE", "1")
+        // Bullet's sinf, acosf, powf, … are src/bullet_math.rs (the same on every target).
+        .flag("-include")
+        .flag(concat!(env!("CARGO_MANIFEST_DIR"), "/shim/odori_math.h"))
         .flag_if_supported("-std=c++14")
         .flag_if_supported("-fno-exceptions");
     if wasm {

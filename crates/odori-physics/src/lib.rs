@@ -34,6 +34,8 @@
 
 mod bake;
 mod bullet;
+#[cfg(not(odori_no_bullet))]
+mod bullet_math;
 mod config;
 mod error;
 mod ffi;

@@ -1,8 +1,6 @@
 //! The C library functions Bullet and the shim call, for `wasm32-unknown-unknown`, which has
 //! none (the headers that declare them are `shim/wasm/`). Memory comes from Rust's global
-//! allocator; the float maths from the pure-Rust `libm` crate (a port of musl's, correctly
-//! rounded where musl is), so a wasm build computes what a native one does up to the last
-//! bit of a few transcendental functions.
+//! allocator. Bullet's float maths is `bullet_math.rs`, on every target.
 
 use std::alloc::{Layout, alloc, alloc_zeroed, dealloc, realloc as rust_realloc};
 use std::ffi::{c_int, c_void};
@@ -149,34 +147,4 @@ pub unsafe extern "C" fn strncmp(a: *const u8, b: *const u8, n: usize) -> c_int 
         }
     }
     0
-}
-
-macro_rules! maths {
-    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
-        #[doc = concat!("C `", stringify!($name), "`, from the `libm` crate.")]
-        #[unsafe(no_mangle)]
-        pub extern "C" fn $name($($arg: $ty),*) -> $ret {
-            libm::$name($($arg),*)
-        }
-    )*};
-}
-
-maths! {
-    sinf(x: f32) -> f32;
-    cosf(x: f32) -> f32;
-    tanf(x: f32) -> f32;
-    asinf(x: f32) -> f32;
-    acosf(x: f32) -> f32;
-    atanf(x: f32) -> f32;
-    atan2f(y: f32, x: f32) -> f32;
-    expf(x: f32) -> f32;
-    logf(x: f32) -> f32;
-    powf(x: f32, y: f32) -> f32;
-    fmodf(x: f32, y: f32) -> f32;
-    sin(x: f64) -> f64;
-    cos(x: f64) -> f64;
-    sqrt(x: f64) -> f64;
-    fabs(x: f64) -> f64;
-    atan2(y: f64, x: f64) -> f64;
-    pow(x: f64, y: f64) -> f64;
 }

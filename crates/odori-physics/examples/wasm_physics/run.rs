@@ -20,7 +20,7 @@ pub fn run(model_bytes: &[u8], motion_bytes: &[u8], frames: u32) -> Result<Vec<f
     let mut world = PhysicsWorld::new(&rig, &model, PhysicsConfig::default())
         .map_err(|e| e.to_string())?;
     let mut inst = Instance::new(&model, &motion);
-    let mut out = Vec::with_capacity(frames as usize * model.bones.len() * FLOATS_PER_BONE);
+    let mut out = Vec::with_capacity(frames as usize * model.bone_count() * FLOATS_PER_BONE);
     for f in 0..frames {
         world
             .evaluate(&model, &motion, &mut inst, f as f32)
