@@ -41,7 +41,10 @@ fn build() -> Result<(), String> {
 
     let mut bullet = configure(&src, wasm);
     // Bullet's own warnings are not ours to fix.
-    bullet.warnings(false).extra_warnings(false).flag_if_supported("-w");
+    bullet
+        .warnings(false)
+        .extra_warnings(false)
+        .flag_if_supported("-w");
     for file in files::BULLET {
         bullet.file(src.join(file));
     }
@@ -107,7 +110,8 @@ fn configure(src: &Path, wasm: bool) -> cc::Build {
             .flag("-fno-rtti")
             .flag("-fno-threadsafe-statics")
             .include("shim/wasm");
-        if std::env::var_os("AR_wasm32_unknown_unknown").is_none() && std::env::var_os("AR").is_none()
+        if std::env::var_os("AR_wasm32_unknown_unknown").is_none()
+            && std::env::var_os("AR").is_none()
         {
             // wasm objects need llvm-ar's symbol index.
             b.archiver("llvm-ar");

@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// The crates.io package that carries Bullet 3.07's whole source.
 const PACKAGE: &str = "rubullet-sys-0.1.0-alpha-2";
-const URL: &str =
-    "https://static.crates.io/crates/rubullet-sys/rubullet-sys-0.1.0-alpha-2.crate";
+const URL: &str = "https://static.crates.io/crates/rubullet-sys/rubullet-sys-0.1.0-alpha-2.crate";
 /// The checksum crates.io's index records for that package (`cksum`).
 const SHA256: &str = "be6ff885988ec47a33721bcd5ab07abed29eeeb7c1f850777558d6b6be8d2e28";
 /// Bullet's `src/` inside the package.
@@ -85,10 +84,7 @@ fn download_and_unpack(dest: &Path) -> Result<(), String> {
     let tls = ureq::tls::TlsConfig::builder()
         .root_certs(ureq::tls::RootCerts::PlatformVerifier)
         .build();
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .tls_config(tls)
-        .build()
-        .into();
+    let agent: ureq::Agent = ureq::Agent::config_builder().tls_config(tls).build().into();
     agent
         .get(URL)
         .call()
@@ -125,8 +121,7 @@ fn download_and_unpack(dest: &Path) -> Result<(), String> {
         let Some(rel) = path.strip_prefix(&prefix) else {
             continue;
         };
-        if !WANTED.iter().any(|w| rel.starts_with(w)) || !entry.header().entry_type().is_file()
-        {
+        if !WANTED.iter().any(|w| rel.starts_with(w)) || !entry.header().entry_type().is_file() {
             continue;
         }
         // Nothing may land outside `dest`.

@@ -46,16 +46,19 @@ fn tool_runs(program: &str, arg: &str) -> bool {
 fn wasm_target_installed() -> bool {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     Command::new(rustc)
-        .args(["--print", "target-libdir", "--target", "wasm32-unknown-unknown"])
+        .args([
+            "--print",
+            "target-libdir",
+            "--target",
+            "wasm32-unknown-unknown",
+        ])
         .output()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
         .and_then(|dir| std::fs::read_dir(dir).ok())
         .is_some_and(|mut d| {
-            d.any(|e| {
-                e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("libstd-"))
-            })
+            d.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("libstd-")))
         })
 }
 
@@ -67,10 +70,15 @@ fn tools() -> Option<()> {
     if !wasm_target_installed() {
         return skip("wasm32-unknown-unknown target not installed (rustup target add …)");
     }
-    for (tool, arg) in [("clang++", "--version"), ("llvm-ar", "--version"), ("node", "--version")]
-    {
+    for (tool, arg) in [
+        ("clang++", "--version"),
+        ("llvm-ar", "--version"),
+        ("node", "--version"),
+    ] {
         if !tool_runs(tool, arg) {
-            return skip(&format!("{tool} not found (needed for the wasm32 physics build)"));
+            return skip(&format!(
+                "{tool} not found (needed for the wasm32 physics build)"
+            ));
         }
     }
     Some(())
@@ -109,7 +117,10 @@ fn build_wasm() -> PathBuf {
         )
         .status()
         .unwrap();
-    assert!(status.success(), "cargo build for wasm32-unknown-unknown failed");
+    assert!(
+        status.success(),
+        "cargo build for wasm32-unknown-unknown failed"
+    );
     dir.join("wasm32-unknown-unknown/release/examples/wasm_physics.wasm")
 }
 
@@ -199,11 +210,21 @@ fn gene_physics_in_wasm_matches_native_over_frames_0_to_60() {
     // Every frame of every bone is compared: the two runs must hold the same count, and one
     // that cannot hold a frame of matrices compares nothing.
     let per_frame = native.len() / FRAMES as usize;
-    assert!(per_frame >= run::FLOATS_PER_BONE * 100, "Gene has hundreds of bones");
+    assert!(
+        per_frame >= run::FLOATS_PER_BONE * 100,
+        "Gene has hundreds of bones"
+    );
     assert_eq!(wasm.len(), native.len(), "wasm and native output sizes");
     let physics = physics_bones(&pmx);
-    assert_eq!(physics.len() * run::FLOATS_PER_BONE, per_frame, "bone count");
-    assert!(physics.iter().filter(|&&p| p).count() >= 50, "Gene's hair and skirt bones");
+    assert_eq!(
+        physics.len() * run::FLOATS_PER_BONE,
+        per_frame,
+        "bone count"
+    );
+    assert!(
+        physics.iter().filter(|&&p| p).count() >= 50,
+        "Gene's hair and skirt bones"
+    );
     // [bones physics moves, the others]
     let mut diffs = [Diff::default(), Diff::default()];
     for (i, (a, b)) in native.iter().zip(&wasm).enumerate() {

@@ -17,8 +17,8 @@ pub fn run(model_bytes: &[u8], motion_bytes: &[u8], frames: u32) -> Result<Vec<f
     let model = Model::from_pmx(&pmx).map_err(|e| format!("model: {e}"))?;
     let motion = Motion::from_vmd(&model, &vmd);
     let rig = PhysicsModel::from_pmx(&pmx, &model);
-    let mut world = PhysicsWorld::new(&rig, &model, PhysicsConfig::default())
-        .map_err(|e| e.to_string())?;
+    let mut world =
+        PhysicsWorld::new(&rig, &model, PhysicsConfig::default()).map_err(|e| e.to_string())?;
     let mut inst = Instance::new(&model, &motion);
     let mut out = Vec::with_capacity(frames as usize * model.bone_count() * FLOATS_PER_BONE);
     for f in 0..frames {
