@@ -1,67 +1,121 @@
-//! Builds odori's C++ shim over the system Bullet library (Debian: `libbullet-dev`), found
-//! through pkg-config. When Bullet is missing the crate still builds, with the
-//! `odori_no_bullet` cfg: `PhysicsWorld::new` then returns an error that says what to
-//! install, and the rest of odori runs without physics.
+//! Compiles Bullet 3.07 (rigid bodies only) and odori's C++ shim over it with the `cc` crate,
+//! for the native targets and for `wasm32-unknown-unknown` (clang, with the C headers of
+//! `shim/wasm/` and the C functions of `src/wasm_libc.rs`). No system Bullet: the source
+//! comes from the crates.io package `rubullet-sys` (see `build/source.rs`).
+//!
+//! Bullet is always optimised (`-O2`, `NDEBUG`) whatever the Cargo profile: the test and dev
+//! profiles would otherwise give a workspace crate's C++ `-O0`, ten times slower. Single
+//! precision, as MMD's Bullet. `ODORI_NO_BULLET=1` builds without physics (`odori_no_bullet`
+//! cfg: `PhysicsWorld::new` then says physics is unavailable).
+
+#[path = "build/files.rs"]
+mod files;
+#[path = "build/source.rs"]
+mod source;
+
+use std::path::{Path, PathBuf};
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(odori_no_bullet)");
-    println!("cargo:rerun-if-changed=shim/odori_bullet.cpp");
-    println!("cargo:rerun-if-changed=shim/odori_bullet.h");
-    println!("cargo:rerun-if-env-changed=ODORI_NO_BULLET");
+    println!("cargo:rerun-if-changed=build");
+    println!("cargo:rerun-if-changed=shim");
+    for var in ["ODORI_NO_BULLET", "ODORI_BULLET_SRC", "CARGO_HOME"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
 
-    // Lets CI and developers check the no-physics build on a machine that has Bullet.
+    // Lets CI and developers check the no-physics build.
     if std::env::var_os("ODORI_NO_BULLET").is_some_and(|v| v == "1") {
         println!("cargo:rustc-cfg=odori_no_bullet");
         return;
     }
+    if let Err(e) = build() {
+        eprintln!("\nodori-physics: {e}\n");
+        std::process::exit(1);
+    }
+}
 
-    let bullet = match pkg_config::Config::new()
-        .atleast_version("2.82")
-        .cargo_metadata(false)
-        .probe("bullet")
-    {
-        Ok(lib) => lib,
-        Err(e) => {
-            println!(
-                "cargo:warning=odori-physics: Bullet not found ({}); building without physics. \
-                 Install it with `apt-get install libbullet-dev pkg-config`.",
-                e.to_string().lines().next().unwrap_or("pkg-config failed")
-            );
-            println!("cargo:rustc-cfg=odori_no_bullet");
-            return;
+fn build() -> Result<(), String> {
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
+    let src = source::bullet_src(&out_dir)?;
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+
+    let mut bullet = configure(&src, wasm);
+    // Bullet's own warnings are not ours to fix.
+    bullet
+        .warnings(false)
+        .extra_warnings(false)
+        .flag_if_supported("-w");
+    for file in files::BULLET {
+        bullet.file(src.join(file));
+    }
+    let mut shim = configure(&src, wasm);
+    // A warning from Bullet 3.07's headers (btSerializer.h) under newer compilers.
+    shim.flag_if_supported("-Wno-unused-but-set-variable")
+        .file("shim/odori_bullet.cpp");
+    if wasm {
+        shim.file("shim/wasm/runtime.cpp");
+    }
+
+    let hint = "a C++ compiler is needed to build physics (Debian: apt-get install g++; for \
+                wasm32: apt-get install clang), or set ODORI_NO_BULLET=1 to build without it";
+    shim.try_compile("odori_bullet_shim")
+        .map_err(|e| format!("compiling shim/odori_bullet.cpp failed: {e}; {hint}"))?;
+    bullet
+        .try_compile("odori_bullet3")
+        .map_err(|e| format!("compiling Bullet ({}) failed: {e}; {hint}", src.display()))?;
+    // The shim calls into Bullet, so it comes first on the link line.
+    println!("cargo:rustc-link-search=native={}", out_dir.display());
+    println!("cargo:rustc-link-lib=static=odori_bullet_shim");
+    println!("cargo:rustc-link-lib=static=odori_bullet3");
+    if !wasm {
+        let target = std::env::var("TARGET").unwrap_or_default();
+        let stdlib = if target.contains("apple") || target.contains("freebsd") {
+            Some("c++")
+        } else if target.contains("msvc") {
+            None
+        } else {
+            Some("stdc++")
+        };
+        if let Some(lib) = stdlib {
+            println!("cargo:rustc-link-lib={lib}");
         }
-    };
+    }
+    Ok(())
+}
 
-    let mut build = cc::Build::new();
-    build
-        .cpp(true)
-        .file("shim/odori_bullet.cpp")
+/// The flags Bullet and the shim share (they must agree on every define that changes a
+/// class's layout).
+fn configure(src: &Path, wasm: bool) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .cargo_metadata(false)
+        .include(src)
+        .opt_level(2)
+        .debug(false)
+        .define("NDEBUG", None)
+        // Bullet's built-in profiler timers cost time on every step and are never read.
+        .define("BT_NO_PROFILE", "1")
+        // Bullet's sinf, acosf, powf, … are src/bullet_math.rs (the same on every target).
+        .flag("-include")
+        .flag(concat!(env!("CARGO_MANIFEST_DIR"), "/shim/odori_math.h"))
         .flag_if_supported("-std=c++14")
-        .flag_if_supported("-fno-exceptions")
-        // Bullet's headers trip a few warnings that are not ours to fix.
-        .flag_if_supported("-Wno-unused-parameter")
-        .flag_if_supported("-Wno-unused-variable");
-    for dir in &bullet.include_paths {
-        build.include(dir);
+        .flag_if_supported("-fno-exceptions");
+    if wasm {
+        // No libc and no C++ runtime: our own minimal headers (shim/wasm), clang's
+        // freestanding ones (stddef.h, stdint.h, float.h), and the functions behind them in
+        // src/wasm_libc.rs.
+        // cc's compiler for wasm32 is clang (CXX_wasm32_unknown_unknown overrides it).
+        b.cpp_link_stdlib(None)
+            .flag("-nostdlibinc")
+            .flag("-fno-rtti")
+            .flag("-fno-threadsafe-statics")
+            .include("shim/wasm");
+        if std::env::var_os("AR_wasm32_unknown_unknown").is_none()
+            && std::env::var_os("AR").is_none()
+        {
+            // wasm objects need llvm-ar's symbol index.
+            b.archiver("llvm-ar");
+        }
     }
-    for (name, value) in &bullet.defines {
-        build.define(name, value.as_deref());
-    }
-    // A machine with Bullet's headers but no C++ compiler still gets a working odori.
-    if let Err(e) = build.try_compile("odori_bullet_shim") {
-        println!(
-            "cargo:warning=odori-physics: could not compile the Bullet shim ({e}); building \
-             without physics. Install a C++ compiler (apt-get install g++)."
-        );
-        println!("cargo:rustc-cfg=odori_no_bullet");
-        return;
-    }
-
-    // Only the three libraries rigid bodies need (the pc file also lists BulletSoftBody).
-    for dir in &bullet.link_paths {
-        println!("cargo:rustc-link-search=native={}", dir.display());
-    }
-    for lib in ["BulletDynamics", "BulletCollision", "LinearMath"] {
-        println!("cargo:rustc-link-lib={lib}");
-    }
+    b
 }

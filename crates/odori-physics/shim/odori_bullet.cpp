@@ -1,4 +1,4 @@
-// odori's thin C shim over the system Bullet library (see odori_bullet.h for the contract).
+// odori's thin C shim over Bullet (see odori_bullet.h for the contract).
 //
 // Why a shim of our own: Bullet is C++, and the few calls MMD physics needs (a
 // btDiscreteDynamicsWorld, btGeneric6DofSpringConstraint, kinematic poses) fit in one small
@@ -8,11 +8,9 @@
 
 #include <btBulletDynamicsCommon.h>
 
-#include <algorithm>
-#include <cmath>
-#include <memory>
+// No C++ standard library beyond placement/nothrow new: the same file builds for
+// wasm32-unknown-unknown, which has none (shim/wasm).
 #include <new>
-#include <vector>
 
 namespace {
 
@@ -37,7 +35,7 @@ void from_transform(const btTransform &t, float out[7]) {
 
 bool finite(const float *v, int n) {
     for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(v[i])) return false;
+        if (!__builtin_isfinite(v[i])) return false;
     }
     return true;
 }
@@ -76,9 +74,10 @@ struct Filter final : public btOverlapFilterCallback {
     }
 };
 
+// Owned by OdoriBtWorld, which deletes `shape` and `body`.
 struct Body {
-    std::unique_ptr<btCollisionShape> shape;
-    std::unique_ptr<btRigidBody> body;
+    btCollisionShape *shape;
+    btRigidBody *body;
     btScalar mass;
     btVector3 inertia;
 };
@@ -93,8 +92,8 @@ struct OdoriBtWorld {
     btSequentialImpulseConstraintSolver solver;
     World world;
     btVector3 gravity;
-    std::vector<Body> bodies;
-    std::vector<std::unique_ptr<btGeneric6DofSpringConstraint>> joints;
+    btAlignedObjectArray<Body> bodies;
+    btAlignedObjectArray<btGeneric6DofSpringConstraint *> joints;
 
     explicit OdoriBtWorld(const btVector3 &g)
         : filter(), config(), dispatcher(&config), broadphase(), solver(),
@@ -104,13 +103,20 @@ struct OdoriBtWorld {
     }
 
     ~OdoriBtWorld() {
-        for (auto it = joints.rbegin(); it != joints.rend(); ++it) world.removeConstraint(it->get());
-        for (auto it = bodies.rbegin(); it != bodies.rend(); ++it) world.removeRigidBody(it->body.get());
+        for (int i = joints.size() - 1; i >= 0; --i) {
+            world.removeConstraint(joints[i]);
+            delete joints[i];
+        }
+        for (int i = bodies.size() - 1; i >= 0; --i) {
+            world.removeRigidBody(bodies[i].body);
+            delete bodies[i].body;
+            delete bodies[i].shape;
+        }
     }
 
     btRigidBody *get(int i) const {
-        if (i < 0 || static_cast<size_t>(i) >= bodies.size()) return nullptr;
-        return bodies[static_cast<size_t>(i)].body.get();
+        if (i < 0 || i >= bodies.size()) return nullptr;
+        return bodies[i].body;
     }
 };
 
@@ -124,19 +130,19 @@ void odori_bt_world_free(OdoriBtWorld *world) { delete world; }
 
 int odori_bt_add_body(OdoriBtWorld *w, const OdoriBtBody *d) {
     if (!w || !d) return -1;
-    if (!finite(d->size, 3) || !finite(d->pose, 7) || !std::isfinite(d->mass)) return -1;
-    std::unique_ptr<btCollisionShape> shape;
+    if (!finite(d->size, 3) || !finite(d->pose, 7) || !__builtin_isfinite(d->mass)) return -1;
+    btCollisionShape *shape;
     switch (d->shape) {
-        case 0: shape.reset(new btSphereShape(d->size[0])); break;
-        case 1: shape.reset(new btBoxShape(btVector3(d->size[0], d->size[1], d->size[2]))); break;
-        case 2: shape.reset(new btCapsuleShape(d->size[0], d->size[1])); break;
+        case 0: shape = new btSphereShape(d->size[0]); break;
+        case 1: shape = new btBoxShape(btVector3(d->size[0], d->size[1], d->size[2])); break;
+        case 2: shape = new btCapsuleShape(d->size[0], d->size[1]); break;
         default: return -1;
     }
     const btScalar mass = d->mass > 0 ? d->mass : 0;
     btVector3 inertia(0, 0, 0);
     if (mass > 0) shape->calculateLocalInertia(mass, inertia);
 
-    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape.get(), inertia);
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
     info.m_startWorldTransform = to_transform(d->pose);
     info.m_linearDamping = d->linear_damping;
     info.m_angularDamping = d->angular_damping;
@@ -148,7 +154,7 @@ int odori_bt_add_body(OdoriBtWorld *w, const OdoriBtBody *d) {
     info.m_linearSleepingThreshold = 0;
     info.m_angularSleepingThreshold = 0;
 
-    std::unique_ptr<btRigidBody> body(new btRigidBody(info));
+    btRigidBody *body = new btRigidBody(info);
     body->setActivationState(DISABLE_DEACTIVATION);
     if (d->no_contact_response) {
         body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
@@ -157,13 +163,13 @@ int odori_bt_add_body(OdoriBtWorld *w, const OdoriBtBody *d) {
         // A body that is kinematic for good: Bullet's usual mass-0 kinematic object.
         body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
     }
-    w->world.addRigidBody(body.get(), d->group, d->mask);
+    w->world.addRigidBody(body, d->group, d->mask);
     Body entry;
-    entry.shape = std::move(shape);
-    entry.body = std::move(body);
+    entry.shape = shape;
+    entry.body = body;
     entry.mass = mass;
     entry.inertia = inertia;
-    w->bodies.push_back(std::move(entry));
+    w->bodies.push_back(entry);
     const int index = static_cast<int>(w->bodies.size() - 1);
     // A dynamic body that starts kinematic is added as dynamic first, so Bullet keeps it
     // among the bodies it integrates once it is switched back.
@@ -177,8 +183,8 @@ int odori_bt_add_joint(OdoriBtWorld *w, const OdoriBtJoint *d) {
     btRigidBody *b = w->get(d->body_b);
     if (!a || !b || a == b) return -1;
     if (!finite(d->frame_a, 7) || !finite(d->frame_b, 7)) return -1;
-    std::unique_ptr<btGeneric6DofSpringConstraint> c(
-        new btGeneric6DofSpringConstraint(*a, *b, to_transform(d->frame_a), to_transform(d->frame_b), true));
+    btGeneric6DofSpringConstraint *c =
+        new btGeneric6DofSpringConstraint(*a, *b, to_transform(d->frame_a), to_transform(d->frame_b), true);
     c->setLinearLowerLimit(btVector3(d->linear_lower[0], d->linear_lower[1], d->linear_lower[2]));
     c->setLinearUpperLimit(btVector3(d->linear_upper[0], d->linear_upper[1], d->linear_upper[2]));
     c->setAngularLowerLimit(btVector3(d->angular_lower[0], d->angular_lower[1], d->angular_lower[2]));
@@ -192,8 +198,8 @@ int odori_bt_add_joint(OdoriBtWorld *w, const OdoriBtJoint *d) {
         }
         if (d->stop_erp > 0) c->setParam(BT_CONSTRAINT_STOP_ERP, d->stop_erp, i);
     }
-    w->world.addConstraint(c.get(), false);
-    w->joints.push_back(std::move(c));
+    w->world.addConstraint(c, false);
+    w->joints.push_back(c);
     return static_cast<int>(w->joints.size() - 1);
 }
 
@@ -201,7 +207,7 @@ void odori_bt_set_kinematic(OdoriBtWorld *w, int i, int kinematic) {
     if (!w) return;
     btRigidBody *body = w->get(i);
     if (!body) return;
-    const Body &e = w->bodies[static_cast<size_t>(i)];
+    const Body &e = w->bodies[i];
     const bool is_kinematic = body->isKinematicObject();
     if ((kinematic != 0) == is_kinematic) return;
     if (kinematic) {
@@ -250,21 +256,22 @@ void odori_bt_reset_body(OdoriBtWorld *w, int i, const float pose[7]) {
 
 void odori_bt_clear_pairs(OdoriBtWorld *w) {
     if (!w) return;
-    for (auto &e : w->bodies) {
-        if (e.body->getBroadphaseHandle()) {
-            w->world.getPairCache()->cleanProxyFromPairs(e.body->getBroadphaseHandle(), &w->dispatcher);
+    for (int i = 0; i < w->bodies.size(); ++i) {
+        btRigidBody *body = w->bodies[i].body;
+        if (body->getBroadphaseHandle()) {
+            w->world.getPairCache()->cleanProxyFromPairs(body->getBroadphaseHandle(), &w->dispatcher);
         }
     }
 }
 
 void odori_bt_get_poses(const OdoriBtWorld *w, float *out, int count) {
     if (!w || !out) return;
-    const size_t n = std::min(w->bodies.size(), static_cast<size_t>(count < 0 ? 0 : count));
-    for (size_t i = 0; i < n; ++i) from_transform(w->bodies[i].body->getWorldTransform(), out + 7 * i);
+    const int n = count < w->bodies.size() ? count : w->bodies.size();
+    for (int i = 0; i < n; ++i) from_transform(w->bodies[i].body->getWorldTransform(), out + 7 * i);
 }
 
 void odori_bt_step(OdoriBtWorld *w, int substeps, float fixed_dt) {
-    if (!w || substeps <= 0 || !(fixed_dt > 0) || !std::isfinite(fixed_dt)) return;
+    if (!w || substeps <= 0 || !(fixed_dt > 0) || !__builtin_isfinite(fixed_dt)) return;
     w->world.step_fixed(substeps, fixed_dt);
 }
 

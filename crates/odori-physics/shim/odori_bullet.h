@@ -1,4 +1,4 @@
-/* odori's thin C interface over Bullet (the system libbullet), used by the odori-physics
+/* odori's thin C interface over Bullet (3.07, compiled by build.rs), used by the odori-physics
  * crate through Rust FFI. Only what MMD physics needs: one dynamics world, rigid bodies
  * (sphere / box / capsule), 6-DOF spring joints, kinematic poses, fixed sub-steps.
  *

@@ -161,5 +161,5 @@ mod stub {
     }
 }
 
-/// Whether this build of odori has Bullet (false: built without `libbullet-dev`).
+/// Whether this build of odori has Bullet (false: built with `ODORI_NO_BULLET=1`).
 pub const AVAILABLE: bool = cfg!(not(odori_no_bullet));

@@ -4,10 +4,11 @@
 /// without physics" and show the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PhysicsError {
-    /// odori was built where the Bullet library was missing.
+    /// odori was built with `ODORI_NO_BULLET=1` (the only build without Bullet: otherwise
+    /// build.rs compiles Bullet or fails).
     #[error(
-        "physics unavailable: install libbullet-dev (apt-get install libbullet-dev pkg-config), \
-         then rebuild odori"
+        "physics unavailable: this odori was built with ODORI_NO_BULLET=1; rebuild it without \
+         that variable (Bullet is then compiled from source; a C++ compiler is needed)"
     )]
     Unavailable,
     /// Bullet could not allocate a world.

@@ -9,10 +9,12 @@
 //! - [`bake`]: a motion's physics result as VMD keys (`odori bake`), which play back in
 //!   MikuMikuDance with physics off.
 //!
-//! Bullet is the system library (Debian `libbullet-dev`) behind a small C++ shim of ours
-//! (`shim/`), built by `build.rs`. Without it the crate still builds and
-//! [`PhysicsWorld::new`] returns [`PhysicsError::Unavailable`], whose message says what to
-//! install; [`AVAILABLE`] tells which build this is.
+//! Bullet 3.07 is compiled from source by `build.rs` (from the crates.io package
+//! `rubullet-sys`, downloaded or found, never copied here) together with a small C++ shim of
+//! ours (`shim/`), natively and for `wasm32-unknown-unknown`. Built with
+//! `ODORI_NO_BULLET=1`, the crate has no physics and [`PhysicsWorld::new`] returns
+//! [`PhysicsError::Unavailable`], whose message says how to get it; [`AVAILABLE`] tells which
+//! build this is.
 //!
 //! ```no_run
 //! # fn demo(pmx: &odori_format::Pmx, vmd: &odori_format::Vmd) -> Result<(), Box<dyn std::error::Error>> {
@@ -33,12 +35,16 @@
 mod bake;
 mod bake_reduce;
 mod bullet;
+#[cfg(not(odori_no_bullet))]
+mod bullet_math;
 mod config;
 mod error;
 mod ffi;
 mod frame;
 mod metrics;
 mod rig;
+#[cfg(all(target_arch = "wasm32", not(odori_no_bullet)))]
+mod wasm_libc;
 mod world;
 
 pub use bake::{Baked, bake};

@@ -8,7 +8,7 @@
 mod compile;
 mod source;
 
-use glam::{Affine3A, EulerRot, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3};
 
 /// How a body moves (PMX/PMD "physics mode"), after MMD's mode-2 rule (see
 /// [`PhysicsModel::from_pmx`]).
@@ -99,6 +99,24 @@ impl PhysicsModel {
 /// MMD's Euler angles (radians) as a rotation: Y, then X, then Z applied innermost — the
 /// yaw-pitch-roll order of Direct3D that MMD uses, as babylon-mmd and saba's later versions
 /// read it (`R = Ry · Rx · Rz`).
+///
+/// glam's `Quat::from_euler(EulerRot::YXZ, r[1], r[0], r[2])`, term for term, but with the
+/// half angles' sines and cosines from the pure-Rust `libm` crate instead of the platform's C
+/// library: glibc and the wasm32 runtime differ in the last bit of some, and a body's rest
+/// rotation one bit off sets a chaotic system on another course (`tests/wasm.rs`).
 pub fn euler_to_quat(r: [f32; 3]) -> Quat {
-    Quat::from_euler(EulerRot::YXZ, r[1], r[0], r[2])
+    let sin_cos = |a: f32| (libm::sinf(a), libm::cosf(a));
+    let (si, ci) = sin_cos(r[1] * 0.5);
+    let (sj, cj) = sin_cos(r[0] * 0.5);
+    let (sh, ch) = sin_cos(r[2] * 0.5);
+    let cc = ci * ch;
+    let cs = ci * sh;
+    let sc = si * ch;
+    let ss = si * sh;
+    Quat::from_xyzw(
+        cj * ss + sj * cc,
+        cj * sc - sj * cs,
+        cj * cs - sj * sc,
+        cj * cc + sj * ss,
+    )
 }

@@ -177,7 +177,7 @@ pub fn sway() -> Vmd {
 }
 
 /// Environment variable that makes a build without Bullet a test failure (set it in CI,
-/// where `libbullet-dev` is installed, so physics tests cannot silently skip).
+/// so physics tests cannot silently skip in a build made with `ODORI_NO_BULLET=1`).
 pub const REQUIRE_PHYSICS: &str = "ODORI_REQUIRE_PHYSICS";
 
 /// A physics world, or `None` after a skip notice when odori was built without Bullet

@@ -1,0 +1,2 @@
+/* Old name of string.h, which btAlignedObjectArray.h includes. */
+#include <string.h>
