@@ -1,0 +1,74 @@
+//! Writing the files: a GLB (JSON and binary chunks in one file), or a .gltf with its .bin
+//! and texture images beside it. Every file is first written as `.NAME.part` in the output's
+//! folder and renamed when all are complete, so a failed export leaves nothing behind (and
+//! an older file of that name as it was).
+
+use crate::error::GltfError;
+use std::path::{Path, PathBuf};
+
+/// One file to write: its final path and its bytes.
+pub struct OutFile {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+}
+
+/// The GLB container: 12-byte header, a JSON chunk padded with spaces and a BIN chunk padded
+/// with zeros, each to 4 bytes.
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let pad = |n: usize| (4 - n % 4) % 4;
+    let json_len = json.len() + pad(json.len());
+    let bin_len = bin.len() + pad(bin.len());
+    let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json_len as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(json);
+    out.resize(out.len() + pad(json.len()), b' ');
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+        out.resize(out.len() + pad(bin.len()), 0);
+    }
+    out
+}
+
+/// `.NAME.part` beside `path`.
+fn part_of(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.part"))
+}
+
+/// Write every file as a part, then rename them all; on any error remove the parts.
+pub fn all(files: &[OutFile]) -> Result<(), GltfError> {
+    let mut written: Vec<PathBuf> = Vec::new();
+    let result = (|| {
+        for f in files {
+            let part = part_of(&f.path);
+            written.push(part.clone());
+            std::fs::write(&part, &f.bytes).map_err(|source| GltfError::Write {
+                path: f.path.clone(),
+                source,
+            })?;
+        }
+        for f in files {
+            std::fs::rename(part_of(&f.path), &f.path).map_err(|source| GltfError::Write {
+                path: f.path.clone(),
+                source,
+            })?;
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        for p in written {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    result
+}
