@@ -327,3 +327,51 @@ fn world_error(
     )
     .1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values on a straight line keep only their ends; a kink keeps its corner.
+    #[test]
+    fn lines_keep_their_ends_and_corners() {
+        let line: Vec<Vec3> = (0..50)
+            .map(|k| Vec3::new(k as f32 * 0.1, 1.0, 0.0))
+            .collect();
+        let keep = greedy(50, 1e-5, |i, j, k| {
+            lerp_error(line[i], line[j], line[k], u(i, j, k))
+        });
+        assert_eq!(keep.iter().filter(|&&k| k).count(), 2);
+        let kink: Vec<Vec3> = (0..50)
+            .map(|k| Vec3::new((k as f32 - 20.0).abs(), 0.0, 0.0))
+            .collect();
+        let keep = greedy(50, 1e-5, |i, j, k| {
+            lerp_error(kink[i], kink[j], kink[k], u(i, j, k))
+        });
+        assert_eq!(
+            (0..50).filter(|&k| keep[k]).collect::<Vec<_>>(),
+            vec![0, 20, 49]
+        );
+    }
+
+    /// A turn at constant speed is exact under slerp but not under per-component lerp (what
+    /// Blender plays): the reduction keeps keys for the lerp's sake.
+    #[test]
+    fn rotations_are_kept_for_component_lerp_too() {
+        let q: Vec<Quat> = (0..31)
+            .map(|k| Quat::from_rotation_y(k as f32 * 0.05))
+            .collect();
+        let slerp_only = |i: usize, j: usize, k: usize| {
+            let s = q[i].slerp(q[j], u(i, j, k));
+            (glam::Vec4::from(s) - glam::Vec4::from(q[k]))
+                .abs()
+                .max_element()
+        };
+        assert_eq!(
+            greedy(31, 1e-5, slerp_only).iter().filter(|&&k| k).count(),
+            2
+        );
+        let both = greedy(31, 1e-5, |i, j, k| quat_error(q[i], q[j], q[k], u(i, j, k)));
+        assert!(both.iter().filter(|&&k| k).count() > 2);
+    }
+}

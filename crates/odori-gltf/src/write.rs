@@ -72,3 +72,44 @@ pub fn all(files: &[OutFile]) -> Result<(), GltfError> {
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The GLB header's length is the file's; both chunks are padded to 4 bytes.
+    #[test]
+    fn glb_chunks_are_padded_and_counted() {
+        let g = glb(b"{\"a\":1}", &[1, 2, 3, 4, 5]);
+        assert_eq!(g.len() % 4, 0);
+        assert_eq!(
+            u32::from_le_bytes(g[8..12].try_into().unwrap()) as usize,
+            g.len()
+        );
+        assert_eq!(&g[16..20], b"JSON");
+        assert_eq!(&g[20..28], b"{\"a\":1} ");
+        assert_eq!(&g[32..36], b"BIN\0");
+        assert_eq!(&g[36..44], &[1, 2, 3, 4, 5, 0, 0, 0]);
+    }
+
+    /// A file that cannot be written: an error naming it, and no part left of the others.
+    #[test]
+    fn a_failed_write_leaves_no_part() {
+        let dir = std::env::temp_dir().join(format!("odori-gltf-write-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = [
+            OutFile {
+                path: dir.join("a.gltf"),
+                bytes: b"{}".to_vec(),
+            },
+            OutFile {
+                path: dir.join("missing/a.bin"),
+                bytes: vec![0; 4],
+            },
+        ];
+        let e = all(&files).unwrap_err().to_string();
+        assert!(e.contains("a.bin"), "{e}");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
