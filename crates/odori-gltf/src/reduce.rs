@@ -81,13 +81,13 @@ pub fn reduce(
     let reach = reach(parents, rest);
     let mut translation = Vec::with_capacity(bones);
     let mut rotation = Vec::with_capacity(bones);
-    for b in 0..bones {
+    for (b, &reach) in reach.iter().enumerate() {
         let t = |k: usize| s.translation[k * bones + b];
         let r = |k: usize| s.rotation[k * bones + b];
         translation.push(greedy(n, tol.position * 0.5, |i, j, k| {
             lerp_error(t(i), t(j), t(k), u(i, j, k))
         }));
-        let rot_tol = (tol.rotation.min(tol.position / reach[b].max(1.0))) * 0.25;
+        let rot_tol = (tol.rotation.min(tol.position / reach.max(1.0))) * 0.25;
         rotation.push(greedy(n, rot_tol, |i, j, k| {
             quat_error(r(i), r(j), r(k), u(i, j, k))
         }));
@@ -118,7 +118,7 @@ pub fn reduce(
         }
     }
 
-    let targets = if n == 0 { 0 } else { s.weights.len() / n };
+    let targets = s.weights.len().checked_div(n).unwrap_or(0);
     let wtol = tol.position / weight_scale.max(1.0);
     let w = |k: usize| &s.weights[k * targets..(k + 1) * targets];
     let weights = greedy(n, wtol, |i, j, k| {

@@ -74,9 +74,9 @@ pub fn sample(
         let inst = player.instance(0);
         let base = s.world.len();
         s.world.extend(inst.world_transforms().map(space::affine));
-        for b in 0..bones {
+        for (b, &parent) in parents.iter().enumerate() {
             let world = s.world[base + b];
-            let local = match parents[b] {
+            let local = match parent {
                 NONE => world,
                 p => s.world[base + p as usize].inverse() * world,
             };
