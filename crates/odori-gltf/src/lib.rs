@@ -255,7 +255,8 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
             + usize::from(summary.targets > 0);
         summary.keys_unreduced = channels * samples.frames();
         if has_camera && let Some(&(t, r, fov)) = samples.camera.first() {
-            camera_node = Some(nodes.len());
+            let index = nodes.len();
+            camera_node = Some(index);
             nodes.push(json!({
                 "name": "camera",
                 "camera": 0,
@@ -278,7 +279,7 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
                 ));
             }
             root["cameras"] = json!([camera]);
-            scene_nodes.push(camera_nodes_index(camera_node));
+            scene_nodes.push(index);
         }
         let anim = anim::animation(
             &samples,
@@ -338,10 +339,6 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
     summary.bytes = files.iter().map(|f| f.bytes.len()).sum();
     summary.files = files.into_iter().map(|f| f.path).collect();
     Ok(summary)
-}
-
-fn camera_nodes_index(node: Option<usize>) -> usize {
-    node.expect("set just before")
 }
 
 /// The longest vertex morph offset: how far a weight error moves a vertex at most.

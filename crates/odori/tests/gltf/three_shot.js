@@ -23,7 +23,11 @@ new GLTFLoader().load("/model.glb", (gltf) => {
   sun.position.set(-0.5, 1, 1);
   scene.add(sun);
   const mixer = new THREE.AnimationMixer(scene);
-  mixer.clipAction(gltf.animations[0]).play();
+  // Play once and hold the end: a looping clip wraps its last frame round to its first.
+  const action = mixer.clipAction(gltf.animations[0]);
+  action.setLoop(THREE.LoopOnce);
+  action.clampWhenFinished = true;
+  action.play();
   mixer.setTime(${Number(frame)} / 30);
   const camera = gltf.cameras[0];
   const fov = camera.userData.yfov;
