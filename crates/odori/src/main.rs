@@ -127,6 +127,45 @@ enum Command {
         #[arg(long, default_value_t = 0.001, value_name = "UNITS")]
         tolerance: f32,
     },
+    /// Export a model and its dance to glTF 2.0 (.glb, or .gltf with files beside it): the
+    /// mesh, skin and morph targets, and every bone's motion baked after IK, append and
+    /// physics, so any 3D tool plays the dance as odori does.
+    #[command(after_help = "Examples:
+  odori export model.pmx dance.vmd --camera camera.vmd -o dance.glb
+  odori export model.pmx dance.vmd --range 0:299 --fps 60 -o part.gltf
+  odori export model.pmx -o model.glb                      the rest pose, no animation")]
+    Export {
+        /// The model: PMX or PMD.
+        model: PathBuf,
+        /// VMD motions or VPD poses, merged in order (none: the rest pose).
+        motions: Vec<PathBuf>,
+        /// Camera motion VMD (default: the motions' own camera keys); exported as a camera
+        /// node with its animation.
+        #[arg(long, value_name = "CAM.vmd")]
+        camera: Option<PathBuf>,
+        /// MMD frames `a:b` (b included; either side may be left out), or one frame `a`.
+        /// Default: the whole motion.
+        #[arg(long, value_name = "A:B", allow_hyphen_values = true,
+              value_parser = cmd::render::parse_range)]
+        range: Option<Range>,
+        /// Samples a second (60 interpolates between MMD's frames).
+        #[arg(long, value_enum, default_value_t = cmd::export::ExportFps::F30)]
+        fps: cmd::export::ExportFps,
+        /// `NAME.glb` (one file, textures inside) or `NAME.gltf` (with NAME.bin and PNG
+        /// textures beside it).
+        #[arg(short, long, value_name = "OUT.glb|OUT.gltf")]
+        output: PathBuf,
+        /// Skip rigid-body physics.
+        #[arg(long)]
+        no_physics: bool,
+        /// Seconds physics settles at frame 0 before the first frame (default 3), as render.
+        #[arg(long, value_name = "SECONDS")]
+        settle: Option<f32>,
+        /// Keep a key at every sampled frame for every bone (default: keys are dropped where
+        /// the world pose stays within 1e-4 units and 1e-4 of each rotation element).
+        #[arg(long)]
+        no_reduce: bool,
+    },
     /// Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs. With no
     /// files, renders the embedded demo character and dance.
     #[command(after_help = "Examples:
@@ -294,6 +333,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             tolerance,
         } => cmd::bake::run(&model, &motion, &output, tolerance, verbose)?,
+        Command::Export {
+            model,
+            motions,
+            camera,
+            range,
+            fps,
+            output,
+            no_physics,
+            settle,
+            no_reduce,
+        } => cmd::export::run(cmd::export::Args {
+            model,
+            motions,
+            camera,
+            range,
+            fps,
+            output,
+            physics: !no_physics,
+            settle,
+            reduce: !no_reduce,
+            verbose,
+        })?,
         Command::Render {
             files,
             camera,

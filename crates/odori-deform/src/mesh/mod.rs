@@ -167,3 +167,45 @@ impl Mesh {
 pub(crate) fn unit(n: [f32; 3]) -> [f32; 3] {
     glam::Vec3::from_array(n).normalize_or_zero().to_array()
 }
+
+/// Read-only views for exporters (glTF), which hand skinning and morphs to another runtime.
+impl Mesh {
+    /// Vertex `v`'s bones and weights as a linear blend skin (BDEF): up to four (bone, weight)
+    /// slots, unused slots bone 0 weight 0, weights summing to one, no bone twice among the
+    /// weighted slots. SDEF vertices give their two bones with the SDEF weight (the BDEF2
+    /// they degrade to), QDEF vertices their four bones (a matrix blend in place of the dual
+    /// quaternion one); the second value is true for those.
+    pub fn linear_skin(&self, v: usize) -> ([u32; 4], [f32; 4], bool) {
+        let s = self.skin[v];
+        match self.kinds[v] {
+            Kind::Linear1 => ([s.bones[0], 0, 0, 0], [1.0, 0.0, 0.0, 0.0], false),
+            Kind::Linear2 | Kind::Linear4 => (s.bones, s.weights, false),
+            Kind::Qdef => (s.bones, s.weights, true),
+            Kind::Sdef => {
+                let (b0, b1) = (s.bones[0], s.bones[1]);
+                let (w0, w1) = (s.weights[0], s.weights[1]);
+                let (bones, weights) = if b0 == b1 || w1 == 0.0 {
+                    ([b0, 0, 0, 0], [1.0, 0.0, 0.0, 0.0])
+                } else if w0 == 0.0 {
+                    ([b1, 0, 0, 0], [1.0, 0.0, 0.0, 0.0])
+                } else {
+                    ([b0, b1, 0, 0], [w0, w1, 0.0, 0.0])
+                };
+                (bones, weights, true)
+            }
+        }
+    }
+
+    /// Every vertex morph with its offsets: (morph index into the weights, (vertex, offset)
+    /// sorted by vertex; a vertex listed twice in the file appears twice, in file order, and
+    /// the offsets add).
+    pub fn vertex_morphs(&self) -> impl Iterator<Item = (usize, Vec<(u32, [f32; 3])>)> + '_ {
+        self.morphs.vertex.iter().map(|run| {
+            let offsets = &self.morphs.vertex_offsets[run.start as usize..run.end as usize];
+            (
+                run.morph as usize,
+                offsets.iter().map(|o| (o.vertex, o.offset)).collect(),
+            )
+        })
+    }
+}

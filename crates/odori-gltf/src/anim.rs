@@ -1,0 +1,93 @@
+//! The animation: per bone a translation and a rotation channel (linear), the morph targets'
+//! weights, and the camera node's translation and rotation, each channel with the keys the
+//! reduction kept. Channels that keep the same frames share one time accessor.
+
+use crate::buffer::Buffer;
+use crate::reduce::Kept;
+use crate::sample::Samples;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// How many keys were written (all channels), for the summary.
+pub struct AnimOut {
+    pub animation: Value,
+    pub keys: usize,
+}
+
+/// Node indices the channels point at.
+pub struct Targets {
+    /// The skinned mesh node (for the weights channel), when the mesh has morph targets.
+    pub mesh_node: Option<usize>,
+    pub camera_node: Option<usize>,
+}
+
+pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> AnimOut {
+    let mut inputs: HashMap<Vec<bool>, usize> = HashMap::new();
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    let count = |keep: &[bool]| keep.iter().filter(|&&k| k).count();
+    let mut keys = 0;
+    let mut add = |buf: &mut Buffer,
+                   keep: &[bool],
+                   values: Vec<f32>,
+                   width: usize,
+                   node: usize,
+                   path: &str| {
+        let input = *inputs.entry(keep.to_vec()).or_insert_with(|| {
+            let times: Vec<f32> = (0..keep.len())
+                .filter(|&k| keep[k])
+                .map(|k| s.times[k])
+                .collect();
+            buf.floats(&times, 1, None, true)
+        });
+        let output = buf.floats(&values, width, None, false);
+        samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+        channels.push(
+            json!({ "sampler": samplers.len() - 1, "target": { "node": node, "path": path } }),
+        );
+    };
+    let bones = s.bones;
+    let frames = |keep: &[bool]| (0..keep.len()).filter(|&k| keep[k]).collect::<Vec<_>>();
+    for b in 0..bones {
+        let t: Vec<f32> = (frames(&kept.translation[b]).into_iter())
+            .flat_map(|k| s.translation[k * bones + b].to_array())
+            .collect();
+        add(buf, &kept.translation[b], t, 3, b, "translation");
+        let r: Vec<f32> = (frames(&kept.rotation[b]).into_iter())
+            .flat_map(|k| s.rotation[k * bones + b].to_array())
+            .collect();
+        add(buf, &kept.rotation[b], r, 4, b, "rotation");
+        keys += count(&kept.translation[b]) + count(&kept.rotation[b]);
+    }
+    let n = s.frames();
+    if let Some(mesh) = nodes.mesh_node
+        && n > 0
+        && !s.weights.is_empty()
+    {
+        let targets = s.weights.len() / n;
+        let w: Vec<f32> = (frames(&kept.weights).into_iter())
+            .flat_map(|k| s.weights[k * targets..(k + 1) * targets].iter().copied())
+            .collect();
+        // A weights channel's output is frames × targets scalars.
+        let input_keep = kept.weights.clone();
+        add(buf, &input_keep, w, 1, mesh, "weights");
+        keys += count(&kept.weights);
+    }
+    if let Some(camera) = nodes.camera_node
+        && !s.camera.is_empty()
+    {
+        let t: Vec<f32> = (frames(&kept.camera_translation).into_iter())
+            .flat_map(|k| s.camera[k].0.to_array())
+            .collect();
+        add(buf, &kept.camera_translation, t, 3, camera, "translation");
+        let r: Vec<f32> = (frames(&kept.camera_rotation).into_iter())
+            .flat_map(|k| s.camera[k].1.to_array())
+            .collect();
+        add(buf, &kept.camera_rotation, r, 4, camera, "rotation");
+        keys += count(&kept.camera_translation) + count(&kept.camera_rotation);
+    }
+    AnimOut {
+        animation: json!({ "name": "odori", "samplers": samplers, "channels": channels }),
+        keys,
+    }
+}
