@@ -34,6 +34,17 @@ pub trait Samplers {
     /// `textureSampleCompareLevel(shadow_map, shadow_sampler, uv, depth)`: the share of the
     /// bilinear footprint whose stored depth is ≥ `depth`.
     fn shadow_compare(&self, uv: Vec2, depth: f32) -> f32;
+    /// The four diagonal comparison taps a texel either side (`texel` = 1 / map side),
+    /// averaged: both WGSL files' percentage-closer filter. A sampler may compute the same sum
+    /// in one pass (the CPU rasteriser compares each texel of the 4×4 footprint once).
+    fn shadow_pcf4(&self, uv: Vec2, depth: f32, texel: f32) -> f32 {
+        let mut lit = 0.0;
+        lit += self.shadow_compare(uv + texel * Vec2::new(-1.0, -1.0), depth);
+        lit += self.shadow_compare(uv + texel * Vec2::new(1.0, -1.0), depth);
+        lit += self.shadow_compare(uv + texel * Vec2::new(-1.0, 1.0), depth);
+        lit += self.shadow_compare(uv + texel * Vec2::new(1.0, 1.0), depth);
+        lit * 0.25
+    }
 }
 
 /// The interpolated inputs of `fs_model` (`ModelOut` in `mmd.wgsl`).
@@ -75,21 +86,11 @@ pub fn shadow_coord(s: Vec4) -> Option<(Vec2, f32)> {
     Some((uv, ndc.z - 0.002))
 }
 
-/// The four diagonal comparison taps a texel either side, averaged (both WGSL files).
-pub fn pcf4(s: &impl Samplers, uv: Vec2, depth: f32, texel: f32) -> f32 {
-    let mut lit = 0.0;
-    lit += s.shadow_compare(uv + texel * Vec2::new(-1.0, -1.0), depth);
-    lit += s.shadow_compare(uv + texel * Vec2::new(1.0, -1.0), depth);
-    lit += s.shadow_compare(uv + texel * Vec2::new(-1.0, 1.0), depth);
-    lit += s.shadow_compare(uv + texel * Vec2::new(1.0, 1.0), depth);
-    lit * 0.25
-}
-
 /// `shadow_visibility` in `mmd.wgsl`: 1 = lit, 0 = in self-shadow. `texel` is 1 / map side.
 pub fn shadow_visibility(s: &impl Samplers, shadow: Vec4, texel: f32) -> f32 {
     match shadow_coord(shadow) {
         None => 1.0,
-        Some((uv, depth)) => pcf4(s, uv, depth, texel),
+        Some((uv, depth)) => s.shadow_pcf4(uv, depth, texel),
     }
 }
 
@@ -185,7 +186,7 @@ pub fn ground_corner(i: u32, area: [f32; 4]) -> Vec3 {
 /// between this ground point (`s`: its light-clip position) and the light; `None` = discard.
 pub fn fs_ground(s: Vec4, frame: &FrameValues, samplers: &impl Samplers, texel: f32) -> Option<Vec4> {
     let (uv, depth) = shadow_coord(s)?;
-    let lit = pcf4(samplers, uv, depth, texel);
+    let lit = samplers.shadow_pcf4(uv, depth, texel);
     let covered = 1.0 - lit;
     if covered < 0.004 {
         return None;

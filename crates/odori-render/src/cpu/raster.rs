@@ -24,6 +24,12 @@ pub fn sample_offsets(samples: usize) -> &'static [(i64, i64)] {
     }
 }
 
+/// `x.round()` (half away from zero) as an integer, without a libm call.
+#[inline(always)]
+fn round_i(x: f32) -> i64 {
+    (x + if x >= 0.0 { 0.5 } else { -0.5 }) as i64
+}
+
 /// Which faces are dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cull {
@@ -62,6 +68,16 @@ impl Tri {
             self.a[1] * x + self.b[1] * y + self.c[1],
             self.a[2] * x + self.b[2] * y + self.c[2],
         ]
+    }
+
+    /// False when no point of the 2×2 quad at pixel (qx, qy) can be inside: some edge
+    /// function is negative over the whole quad (its largest value there, at the centre plus
+    /// the half extents times the slopes, is below 0).
+    #[inline(always)]
+    pub fn may_cover_quad(&self, qx: i64, qy: i64) -> bool {
+        let (cx, cy) = (qx * SUB + SUB, qy * SUB + SUB);
+        let e = self.edges(cx, cy);
+        (0..3).all(|i| e[i] + (self.a[i].abs() + self.b[i].abs()) * SUB >= 0)
     }
 
     /// Depth where the edge functions are `e` (linear in screen space).
@@ -105,8 +121,8 @@ pub fn setup(
         let iw = 1.0 / p[k].w;
         let sx = (p[k].x * iw * 0.5 + 0.5) * w;
         let sy = (0.5 - p[k].y * iw * 0.5) * h;
-        x[k] = (sx * SUB as f32).round() as i64;
-        y[k] = (sy * SUB as f32).round() as i64;
+        x[k] = round_i(sx * SUB as f32);
+        y[k] = round_i(sy * SUB as f32);
         z[k] = p[k].z * iw;
         inv_w[k] = iw;
     }
