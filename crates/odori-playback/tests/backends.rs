@@ -40,7 +40,10 @@ fn both(tag: &str, scene: Scene, frames: &[f64]) {
             a.save(out.join(format!("{name}_wgpu.png"))).unwrap();
             b.save(out.join(format!("{name}_cpu.png"))).unwrap();
             map.save(out.join(format!("{name}_diff.png"))).unwrap();
-            panic!("{name}: the renderers disagree ({f:?}); images in {}", out.display());
+            panic!(
+                "{name}: the renderers disagree ({f:?}); images in {}",
+                out.display()
+            );
         }
     }
 }

@@ -21,12 +21,16 @@ pub enum Backend {
     Cpu,
 }
 
-/// What frames are drawn on.
+/// What frames are drawn on. Made once per renderer, so the size of the wgpu variant does
+/// not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Device {
     Gpu(Gpu),
     /// The CPU rasteriser; `why` says why it was chosen (no adapter: the reason), for the
     /// startup line.
-    Cpu { why: Option<String> },
+    Cpu {
+        why: Option<String>,
+    },
 }
 
 impl Device {

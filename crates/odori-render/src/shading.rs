@@ -109,7 +109,8 @@ pub fn fs_model(
     let to_light = -frame.light_dir;
     let light = frame.light_color;
     // MMD's light has no diffuse term: material diffuse × light colour is the "ambient".
-    let mut color = saturate3(diffuse.xyz() * light + Vec4::from(m.ambient).xyz()).extend(diffuse.w);
+    let mut color =
+        saturate3(diffuse.xyz() * light + Vec4::from(m.ambient).xyz()).extend(diffuse.w);
     if m.params[2] > 0.5 {
         color *= s.main(i.uv) * Vec4::from(m.texture_tint);
     }
@@ -184,12 +185,22 @@ pub fn ground_corner(i: u32, area: [f32; 4]) -> Vec3 {
 
 /// `fs_ground` in `ground.wgsl`: the shadow colour where the light map says the model stands
 /// between this ground point (`s`: its light-clip position) and the light; `None` = discard.
-pub fn fs_ground(s: Vec4, frame: &FrameValues, samplers: &impl Samplers, texel: f32) -> Option<Vec4> {
+pub fn fs_ground(
+    s: Vec4,
+    frame: &FrameValues,
+    samplers: &impl Samplers,
+    texel: f32,
+) -> Option<Vec4> {
     let (uv, depth) = shadow_coord(s)?;
     let lit = samplers.shadow_pcf4(uv, depth, texel);
     let covered = 1.0 - lit;
     if covered < 0.004 {
         return None;
     }
-    Some(frame.ground_color.xyz().extend(frame.ground_color.w * covered))
+    Some(
+        frame
+            .ground_color
+            .xyz()
+            .extend(frame.ground_color.w * covered),
+    )
 }

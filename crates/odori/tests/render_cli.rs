@@ -506,7 +506,10 @@ fn backend_cpu_draws_and_says_so() {
     let (auto, _) = demo_png("backend-auto", &[], &[]);
     let (covered, differ) = differing(&cpu, &auto);
     assert!(covered > 1000, "{covered} covered pixels: nothing drawn?");
-    assert!(differ <= 8 + covered / 1000, "{differ} of {covered} pixels differ");
+    assert!(
+        differ <= 8 + covered / 1000,
+        "{differ} of {covered} pixels differ"
+    );
     // GPU skinning needs a GPU renderer: refused before anything is drawn.
     let out = Command::new(env!("CARGO_BIN_EXE_odori"))
         .args(["render", "--backend", "cpu", "--skinning", "gpu", "-o"])
@@ -531,9 +534,16 @@ fn no_adapter_falls_back_to_the_cpu() {
     let (img, line) = demo_png("no-adapter", &[], &none);
     assert!(line.contains("on odori's CPU rasteriser"), "{line}");
     assert!(line.contains("no GPU adapter"), "{line}");
-    assert!(line.contains("apt-get install mesa-vulkan-drivers"), "{line}");
+    assert!(
+        line.contains("apt-get install mesa-vulkan-drivers"),
+        "{line}"
+    );
     let (cpu, _) = demo_png("no-adapter-cpu", &["--backend", "cpu"], &[]);
-    assert_eq!(img.as_raw(), cpu.as_raw(), "the fallback is the CPU rasteriser");
+    assert_eq!(
+        img.as_raw(),
+        cpu.as_raw(),
+        "the fallback is the CPU rasteriser"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_odori"))
         .args(["render", "--backend", "gpu", "-o"])
         .arg(out_dir("no-adapter-gpu").join("x.png"))

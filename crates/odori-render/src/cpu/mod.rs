@@ -120,7 +120,11 @@ impl Work {
         }
         let vert = |k: usize| ClipVert {
             pos: p[k],
-            attr: self.attrs.get(v[k] as usize).copied().unwrap_or([0.0; ATTRS]),
+            attr: self
+                .attrs
+                .get(v[k] as usize)
+                .copied()
+                .unwrap_or([0.0; ATTRS]),
         };
         let tri = [vert(0), vert(1), vert(2)];
         let mut poly = raster::poly_buffer();
@@ -215,10 +219,8 @@ impl CpuRenderer {
                     })
                     .collect();
                 let n = model.vertex_count();
-                let (indices, _) = odori_format::faces::repair_indices(
-                    model.indices.iter().copied(),
-                    n as u32,
-                );
+                let (indices, _) =
+                    odori_format::faces::repair_indices(model.indices.iter().copied(), n as u32);
                 let base: Vec<MaterialValues> =
                     model.materials.iter().map(materials::base_values).collect();
                 let mut m = CpuModel {
@@ -377,7 +379,8 @@ impl CpuRenderer {
         let side = map.side;
         let w = &mut self.work;
         w.tris.clear();
-        w.attrs.truncate(self.models.iter().map(|m| m.positions.len()).sum());
+        w.attrs
+            .truncate(self.models.iter().map(|m| m.positions.len()).sum());
         let mut base = 0u32;
         for m in &self.models {
             for (i, d) in m.model.materials.iter().enumerate() {
@@ -437,8 +440,22 @@ impl CpuRenderer {
                 *c = vp * world.extend(1.0);
             }
             // A triangle strip: (0, 1, 2), (2, 1, 3).
-            w.emit([p[0], p[1], p[2]], [first, first + 1, first + 2], size, Cull::None, draw, false);
-            w.emit([p[2], p[1], p[3]], [first + 2, first + 1, first + 3], size, Cull::None, draw, false);
+            w.emit(
+                [p[0], p[1], p[2]],
+                [first, first + 1, first + 2],
+                size,
+                Cull::None,
+                draw,
+                false,
+            );
+            w.emit(
+                [p[2], p[1], p[3]],
+                [first + 2, first + 1, first + 3],
+                size,
+                Cull::None,
+                draw,
+                false,
+            );
         }
         let viewport = Vec2::new(u.viewport[0], u.viewport[1]);
         let mut base = 0u32;
@@ -454,7 +471,11 @@ impl CpuRenderer {
                     model: mi as u32,
                     material: i as u32,
                 });
-                let cull = if d.double_sided { Cull::None } else { Cull::Back };
+                let cull = if d.double_sided {
+                    Cull::None
+                } else {
+                    Cull::Back
+                };
                 let idx = &m.indices[d.indices.start as usize..d.indices.end as usize];
                 for t in idx.chunks_exact(3) {
                     let v = [base + t[0], base + t[1], base + t[2]];
@@ -481,8 +502,12 @@ impl CpuRenderer {
                         let p = [0, 1, 2].map(|k| {
                             let c = w.clip[v[k] as usize];
                             let scale = m.model.edge_scale[t[k] as usize];
-                            let push =
-                                shading::edge_push(w.nc[v[k] as usize], size_px * scale, viewport, c.w);
+                            let push = shading::edge_push(
+                                w.nc[v[k] as usize],
+                                size_px * scale,
+                                viewport,
+                                c.w,
+                            );
                             Vec4::new(c.x + push.x, c.y + push.y, c.z, c.w)
                         });
                         w.emit(p, v, size, Cull::Front, draw, false);
@@ -689,7 +714,9 @@ impl Ctx<'_> {
     }
 
     /// Shade a quad whose pixels have `mask` samples covered and in front, and write them.
-    #[allow(clippy::too_many_arguments)]
+    /// `p` (0..4: top left, top right, bottom left, bottom right) indexes the quad's pixels in
+    /// every per-pixel array here.
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
     fn quad(
         &self,
         tri: &Tri,
@@ -875,13 +902,16 @@ mod tests {
         let mut out = vec![0u8; 4 * 1000];
         resolve(&color, &mut out, 4);
         for (px, o) in color.chunks_exact(4).zip(out.chunks_exact(4)) {
-            for c in 0..4 {
+            for (c, &got) in o.iter().enumerate() {
                 let sum: u32 = px.iter().map(|v| v.to_le_bytes()[c] as u32).sum();
-                assert_eq!(o[c] as u32, (sum + 2) / 4, "{px:x?}");
+                assert_eq!(got as u32, (sum + 2) / 4, "{px:x?}");
             }
         }
         resolve(&color[..1000], &mut out[..4000], 1);
-        assert_eq!(&out[..4000], bytemuck::cast_slice::<u32, u8>(&color[..1000]));
+        assert_eq!(
+            &out[..4000],
+            bytemuck::cast_slice::<u32, u8>(&color[..1000])
+        );
     }
 
     /// The fill rule: a fan of triangles around a shared centre, with edges at all angles and
@@ -952,6 +982,10 @@ mod tests {
             assert!(c.pos.z >= 0.0 && c.pos.z <= c.pos.w, "{:?}", c.pos);
         }
         // The crossing on the edge from z = −1 to z = 1 is halfway: attribute 1.0.
-        assert!(out[..n].iter().any(|c| c.pos.z == 0.0 && (c.attr[0] - 1.0).abs() < 1e-6));
+        assert!(
+            out[..n]
+                .iter()
+                .any(|c| c.pos.z == 0.0 && (c.attr[0] - 1.0).abs() < 1e-6)
+        );
     }
 }

@@ -51,7 +51,9 @@ impl Mip {
     /// log2 of the longer footprint axis in level-0 texels.
     pub fn lod(&self, ddx: Vec2, ddy: Vec2) -> f32 {
         let size = self.size();
-        let rho = (ddx * size).length_squared().max((ddy * size).length_squared());
+        let rho = (ddx * size)
+            .length_squared()
+            .max((ddy * size).length_squared());
         0.5 * rho.log2()
     }
 
