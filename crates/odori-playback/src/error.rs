@@ -36,6 +36,8 @@ pub enum PlaybackError {
     },
     #[error("writing {path}: {message}")]
     Image { path: PathBuf, message: String },
+    #[error("GPU skinning needs a GPU renderer; the CPU rasteriser is drawing (skin on the CPU)")]
+    GpuSkinningWithoutGpu,
 }
 
 /// What kind of file a parsed document is, for messages.

@@ -8,7 +8,7 @@ use odori_deform::Deformed;
 use odori_pose::MaterialState;
 use odori_render::camera::CameraPose;
 use odori_render::renderer::FrameView;
-use odori_render::{Light, Renderer};
+use odori_render::{AnyRenderer, Light};
 
 /// One model's share of a frame.
 #[derive(Default, Clone)]
@@ -99,8 +99,8 @@ impl Frame {
     }
 
     /// Hand this frame's per-model state to `renderer` (material morphs, visibility, and the
-    /// CPU-deformed vertices when `vertices` is true), ready for [`Renderer::render`].
-    pub fn prepare(&self, renderer: &mut Renderer, vertices: bool) {
+    /// CPU-deformed vertices when `vertices` is true), ready for [`AnyRenderer::render`].
+    pub fn prepare(&self, renderer: &mut AnyRenderer, vertices: bool) {
         for (i, m) in self.models.iter().enumerate() {
             renderer.set_model_state(i, &m.materials, m.visible);
             if vertices {

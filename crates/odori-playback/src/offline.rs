@@ -10,7 +10,7 @@ use crate::player::Player;
 use crate::scene::Scene;
 use crate::sink::FrameSink;
 use odori_deform::gpu::GpuSkinner;
-use odori_render::{Gpu, RenderOptions, Renderer};
+use odori_render::{AnyRenderer, Device, RenderOptions};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
@@ -41,13 +41,13 @@ impl FrameRange {
     }
 }
 
-/// A renderer for every model of `scene`, in the scene's order, with the textures each
-/// model's asset names.
-pub fn renderer_for(scene: &Scene, gpu: Gpu, options: RenderOptions) -> Renderer {
+/// A renderer on `device` (wgpu or the CPU rasteriser: [`Device::open`]) for every model of
+/// `scene`, in the scene's order, with the textures each model's asset names.
+pub fn renderer_for(scene: &Scene, device: Device, options: RenderOptions) -> AnyRenderer {
     let models = (scene.models().iter())
         .map(|m| (m.asset().render().clone(), m.asset().textures()))
         .collect();
-    Renderer::with_models(gpu, models, options)
+    AnyRenderer::with_models(device, models, options)
 }
 
 /// Where vertices are deformed.
@@ -55,7 +55,8 @@ pub fn renderer_for(scene: &Scene, gpu: Gpu, options: RenderOptions) -> Renderer
 pub enum Skinning {
     /// odori-deform's SIMD CPU path, on the pose thread.
     Cpu,
-    /// A compute pass on the renderer's GPU, recorded ahead of each frame's draw.
+    /// A compute pass on the renderer's GPU, recorded ahead of each frame's draw (a CPU
+    /// renderer has none: [`render`] refuses it there).
     Gpu,
 }
 
@@ -112,7 +113,7 @@ impl RenderReport {
 /// sink then leaves no file). [`RenderReport::frames`] says how many were written.
 pub fn render(
     mut player: Player,
-    renderer: &mut Renderer,
+    renderer: &mut AnyRenderer,
     skinning: Skinning,
     range: FrameRange,
     sink: Box<dyn FrameSink>,
@@ -121,17 +122,21 @@ pub fn render(
 ) -> Result<RenderReport, PlaybackError> {
     let scene = player.scene().clone();
     let count = range.count;
-    let (width, height) = (renderer.options.width, renderer.options.height);
+    let (width, height) = (renderer.options().width, renderer.options().height);
     let fallback_camera = scene.framing_camera(width as f32 / height as f32);
-    let skinners: Vec<GpuSkinner> = match skinning {
-        Skinning::Gpu => (scene.models().iter())
-            .map(|m| GpuSkinner::new(&renderer.gpu.device, m.asset().mesh()))
-            .collect(),
-        Skinning::Cpu => Vec::new(),
+    let skinners: Vec<GpuSkinner> = match (skinning, renderer.gpu_renderer()) {
+        (Skinning::Gpu, Some(r)) => {
+            let skinners: Vec<GpuSkinner> = (scene.models().iter())
+                .map(|m| GpuSkinner::new(&r.gpu.device, m.asset().mesh()))
+                .collect();
+            for (i, s) in skinners.iter().enumerate() {
+                r.set_vertex_buffer(i, s.output_buffer().clone());
+            }
+            skinners
+        }
+        (Skinning::Gpu, None) => return Err(PlaybackError::GpuSkinningWithoutGpu),
+        (Skinning::Cpu, _) => Vec::new(),
     };
-    for (i, s) in skinners.iter().enumerate() {
-        renderer.set_vertex_buffer(i, s.output_buffer().clone());
-    }
     let began = Instant::now();
     let times = StageTimes::default();
     let times = &times;
@@ -186,7 +191,7 @@ pub fn render(
 
         // Stage 2: draw frame k, then read frame k − 1 back while k renders.
         let mut in_flight: Option<usize> = None;
-        let send_read = |renderer: &Renderer, slot: usize| -> bool {
+        let send_read = |renderer: &AnyRenderer, slot: usize| -> bool {
             let Ok(mut px) = free_rx.recv() else {
                 return false;
             };
@@ -200,14 +205,19 @@ pub fn render(
             let Ok(f) = frame_rx.recv() else { break };
             let t = Instant::now();
             f.prepare(renderer, skinners.is_empty());
-            for (s, m) in skinners.iter().zip(f.models()) {
-                s.update(&renderer.gpu.queue, m.skinning(), m.morph_weights());
-            }
-            renderer.render_with(&f.view(fallback_camera), k, |e| {
-                for s in &skinners {
-                    s.encode(e);
+            match renderer.gpu_renderer() {
+                Some(r) if !skinners.is_empty() => {
+                    for (s, m) in skinners.iter().zip(f.models()) {
+                        s.update(&r.gpu.queue, m.skinning(), m.morph_weights());
+                    }
+                    r.render_with(&f.view(fallback_camera), k, |e| {
+                        for s in &skinners {
+                            s.encode(e);
+                        }
+                    });
                 }
-            });
+                _ => renderer.render(&f.view(fallback_camera), k),
+            }
             StageTimes::add(&times.draw, t);
             let _ = recycle_tx.send(f);
             if let Some(prev) = in_flight.take()

@@ -5,7 +5,7 @@
 use odori_playback::offline::{self, FrameRange, Skinning};
 use odori_playback::sink::{FrameSink, Mp4Sink, part_path};
 use odori_playback::{Player, PlayerOptions, Scene};
-use odori_render::{RenderOptions, gpu};
+use odori_render::RenderOptions;
 use odori_video::Encoder;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -61,7 +61,7 @@ fn an_unfinished_mp4_leaves_no_file_and_an_old_one_untouched() {
 /// The demo through the pipeline at a small size, cancelled once `after` frames are written
 /// (`after` 0: cancelled before it starts).
 fn render_cancelled(tag: &str, after: usize) -> Option<(PathBuf, offline::RenderReport)> {
-    let gpu = gpu::for_tests()?;
+    let device = odori_render::device_for_tests();
     let d = dir(tag);
     let out = d.join("demo.mp4");
     let scene = Arc::new(Scene::demo());
@@ -71,7 +71,7 @@ fn render_cancelled(tag: &str, after: usize) -> Option<(PathBuf, offline::Render
         msaa: 1,
         ..Default::default()
     };
-    let mut renderer = offline::renderer_for(&scene, gpu, options);
+    let mut renderer = offline::renderer_for(&scene, device, options);
     let player = Player::new(scene, PlayerOptions::default());
     let range = FrameRange::new(0.0, 59.0, 30);
     let sink = Box::new(Mp4Sink::create(Encoder::Builtin, &out, (64, 64), 30, None).unwrap());

@@ -10,6 +10,7 @@ use glam::Vec4;
 use image::RgbaImage;
 use odori_pose::material::{MaterialState, MaterialValues};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Uniform stride: wgpu's minimum dynamic-offset alignment.
 pub const STRIDE: u64 = 256;
@@ -52,39 +53,121 @@ pub struct GpuMaterial {
     toon_shade: [f32; 4],
 }
 
-/// Loads textures once per name (several materials often share one).
-struct Cache<'a> {
-    source: &'a TextureSource,
-    images: HashMap<String, Option<wgpu::TextureView>>,
-    warnings: Vec<String>,
+/// A material's images as both renderers use them, resolved once: main texture and sphere map
+/// (`None` when absent or not loadable), and the toon ramp (white when absent) with its
+/// darkest texel. Images shared by several materials are the same `Arc`.
+#[derive(Clone)]
+pub struct MaterialImages {
+    pub texture: Option<Arc<RgbaImage>>,
+    pub sphere: Option<Arc<RgbaImage>>,
+    pub toon: Arc<RgbaImage>,
+    pub toon_shade: [f32; 4],
 }
 
-impl Cache<'_> {
-    fn get(&mut self, gpu: &(wgpu::Device, wgpu::Queue), name: &str) -> Option<wgpu::TextureView> {
-        if let Some(v) = self.images.get(name) {
+/// Resolve every material's images as MMD does (texture names through `source`, the ten shared
+/// toon ramps drawn by odori unless the model has its own file of that name), loading each
+/// name once. Problems become warnings and the material draws without that image.
+pub fn resolve_images(
+    model: &RenderModel,
+    source: &TextureSource,
+) -> (Vec<MaterialImages>, Vec<String>) {
+    let mut images: HashMap<String, Option<Arc<RgbaImage>>> = HashMap::new();
+    let mut warnings = Vec::new();
+    let mut get = |name: &str, warnings: &mut Vec<String>| -> Option<Arc<RgbaImage>> {
+        if let Some(v) = images.get(name) {
             return v.clone();
         }
-        let view = match self.source.load(name) {
-            Ok(img) => Some(upload(gpu, &img, name)),
+        let img = match source.load(name) {
+            Ok(img) => Some(Arc::new(img)),
             Err(e) => {
-                self.warnings.push(format!("texture {e}"));
+                warnings.push(format!("texture {e}"));
                 None
             }
         };
-        self.images.insert(name.to_string(), view.clone());
-        view
-    }
+        images.insert(name.to_string(), img.clone());
+        img
+    };
+    let white = Arc::new(toon::white());
+    let mut shared_toons: HashMap<u8, (Arc<RgbaImage>, [f32; 4])> = HashMap::new();
+    let mut shared = |i: u8| {
+        shared_toons
+            .entry(i)
+            .or_insert_with(|| {
+                let img = toon::shared(i);
+                let shade = toon_shade(&img);
+                (Arc::new(img), shade)
+            })
+            .clone()
+    };
+    let list = (model.materials.iter())
+        .map(|m| {
+            let texture = m.texture.as_deref().and_then(|n| get(n, &mut warnings));
+            let sphere = match m.sphere_mode {
+                SphereMode::None => None,
+                _ => m.sphere.as_deref().and_then(|n| get(n, &mut warnings)),
+            };
+            let (toon, toon_shade) = match &m.toon {
+                ToonRef::None => (white.clone(), [1.0; 4]),
+                ToonRef::Shared(i) => shared(*i),
+                // A model's own file wins over the shared ramp of the same name.
+                ToonRef::File(name) => match toon::shared_index(name) {
+                    Some(i) if !source.exists(name) => shared(i),
+                    _ => match source.load(name) {
+                        Ok(img) => {
+                            let shade = toon_shade(&img);
+                            (Arc::new(img), shade)
+                        }
+                        Err(e) => {
+                            warnings.push(format!("toon {e}"));
+                            (white.clone(), [1.0; 4])
+                        }
+                    },
+                },
+            };
+            MaterialImages {
+                texture,
+                sphere,
+                toon,
+                toon_shade,
+            }
+        })
+        .collect();
+    (list, warnings)
 }
 
-/// Upload an RGBA image with a full mip chain (box-filtered on the CPU), so distant textures
-/// do not shimmer.
+/// The mip chain of an image down to 1×1, each level box-filtered from the one above (the
+/// same levels on the GPU and the CPU renderer, so their texture lookups agree).
+pub fn mip_chain(img: &RgbaImage) -> Vec<RgbaImage> {
+    let levels = 32 - img.width().max(img.height()).max(1).leading_zeros();
+    let mut out = Vec::with_capacity(levels as usize);
+    let mut level = img.clone();
+    for mip in 0..levels {
+        let next = (mip + 1 < levels).then(|| {
+            image::imageops::resize(
+                &level,
+                (level.width() / 2).max(1),
+                (level.height() / 2).max(1),
+                image::imageops::FilterType::Triangle,
+            )
+        });
+        out.push(level);
+        match next {
+            Some(n) => level = n,
+            None => break,
+        }
+    }
+    out
+}
+
+/// Upload an RGBA image with a full mip chain ([`mip_chain`]), so distant textures do not
+/// shimmer.
 pub fn upload(
     gpu: &(wgpu::Device, wgpu::Queue),
     img: &RgbaImage,
     label: &str,
 ) -> wgpu::TextureView {
     let (device, queue) = gpu;
-    let levels = 32 - img.width().max(img.height()).max(1).leading_zeros();
+    let chain = mip_chain(img);
     let tex = device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
         size: wgpu::Extent3d {
@@ -92,19 +175,18 @@ pub fn upload(
             height: img.height().max(1),
             depth_or_array_layers: 1,
         },
-        mip_level_count: levels,
+        mip_level_count: chain.len() as u32,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: wgpu::TextureFormat::Rgba8Unorm,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
-    let mut level = img.clone();
-    for mip in 0..levels {
+    for (mip, level) in chain.iter().enumerate() {
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &tex,
-                mip_level: mip,
+                mip_level: mip as u32,
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
             },
@@ -120,14 +202,6 @@ pub fn upload(
                 depth_or_array_layers: 1,
             },
         );
-        if mip + 1 < levels {
-            level = image::imageops::resize(
-                &level,
-                (level.width() / 2).max(1),
-                (level.height() / 2).max(1),
-                image::imageops::FilterType::Triangle,
-            );
-        }
     }
     tex.create_view(&Default::default())
 }
@@ -143,6 +217,42 @@ fn toon_shade(img: &RgbaImage) -> [f32; 4] {
         p[2] as f32 / 255.0,
         1.0,
     ]
+}
+
+/// One material's uniform this frame (`Material` in `mmd.wgsl`): its morphed values `v`,
+/// what loaded (`has_texture`, `sphere_loaded`) and the toon ramp's shade. Both renderers
+/// shade from this.
+pub fn uniform(
+    desc: &MaterialDesc,
+    v: &MaterialValues,
+    has_texture: bool,
+    sphere_loaded: bool,
+    toon_shade: [f32; 4],
+) -> MaterialUniform {
+    let sphere_mode = match desc.sphere_mode {
+        _ if !sphere_loaded => 0.0,
+        SphereMode::None => 0.0,
+        SphereMode::Multiply => 1.0,
+        SphereMode::Add => 2.0,
+        SphereMode::SubTexture => 3.0,
+    };
+    MaterialUniform {
+        diffuse: v.diffuse.to_array(),
+        specular: v.specular.extend(v.specular_power).to_array(),
+        ambient: v.ambient.extend(1.0).to_array(),
+        edge_color: v.edge_color.to_array(),
+        texture_tint: v.texture_tint.to_array(),
+        sphere_tint: v.sphere_tint.to_array(),
+        toon_tint: v.toon_tint.to_array(),
+        toon_shade: [toon_shade[0], toon_shade[1], toon_shade[2], 1.0],
+        params: Vec4::new(
+            v.edge_size,
+            sphere_mode,
+            if has_texture { 1.0 } else { 0.0 },
+            if desc.receive_shadow { 1.0 } else { 0.0 },
+        )
+        .to_array(),
+    }
 }
 
 pub struct Materials {
@@ -178,20 +288,14 @@ impl Materials {
             &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])),
             "white",
         );
-        let mut shared_toons: HashMap<u8, (wgpu::TextureView, [f32; 4])> = HashMap::new();
-        let mut shared = |i: u8| {
-            shared_toons
-                .entry(i)
-                .or_insert_with(|| {
-                    let img = toon::shared(i);
-                    (upload(gpu, &img, "shared toon"), toon_shade(&img))
-                })
+        let (images, warnings) = resolve_images(model, source);
+        // One texture per image, however many materials share it.
+        let mut uploaded: HashMap<*const RgbaImage, wgpu::TextureView> = HashMap::new();
+        let mut view = |img: &Arc<RgbaImage>| {
+            uploaded
+                .entry(Arc::as_ptr(img))
+                .or_insert_with(|| upload(gpu, img, "material image"))
                 .clone()
-        };
-        let mut cache = Cache {
-            source,
-            images: HashMap::new(),
-            warnings: Vec::new(),
         };
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("materials"),
@@ -199,30 +303,12 @@ impl Materials {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let list = model
-            .materials
-            .iter()
-            .map(|m| {
-                let texture = m.texture.as_deref().and_then(|n| cache.get(gpu, n));
-                let sphere = match m.sphere_mode {
-                    SphereMode::None => None,
-                    _ => m.sphere.as_deref().and_then(|n| cache.get(gpu, n)),
-                };
-                let (toon_view, shade) = match &m.toon {
-                    ToonRef::None => (white.clone(), [1.0; 4]),
-                    ToonRef::Shared(i) => shared(*i),
-                    // A model's own file wins over the shared ramp of the same name.
-                    ToonRef::File(name) => match toon::shared_index(name) {
-                        Some(i) if !source.exists(name) => shared(i),
-                        _ => match source.load(name) {
-                            Ok(img) => (upload(gpu, &img, name), toon_shade(&img)),
-                            Err(e) => {
-                                cache.warnings.push(format!("toon {e}"));
-                                (white.clone(), [1.0; 4])
-                            }
-                        },
-                    },
-                };
+        let list = (model.materials.iter().zip(&images))
+            .map(|(m, im)| {
+                let texture = im.texture.as_ref().map(&mut view);
+                let sphere = im.sphere.as_ref().map(&mut view);
+                let toon_view = view(&im.toon);
+                let shade = im.toon_shade;
                 let has_texture = texture.is_some();
                 let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some(&m.name),
@@ -276,7 +362,7 @@ impl Materials {
             list,
             uniforms,
             base: model.materials.iter().map(base_values).collect(),
-            warnings: cache.warnings,
+            warnings,
         }
     }
 
@@ -288,30 +374,7 @@ impl Materials {
                 Some(s) => s.resolve(&self.base[i]),
                 None => self.base[i],
             };
-            let sphere_mode = match desc.sphere_mode {
-                _ if !gpu.sphere_loaded => 0.0,
-                SphereMode::None => 0.0,
-                SphereMode::Multiply => 1.0,
-                SphereMode::Add => 2.0,
-                SphereMode::SubTexture => 3.0,
-            };
-            let u = MaterialUniform {
-                diffuse: v.diffuse.to_array(),
-                specular: v.specular.extend(v.specular_power).to_array(),
-                ambient: v.ambient.extend(1.0).to_array(),
-                edge_color: v.edge_color.to_array(),
-                texture_tint: v.texture_tint.to_array(),
-                sphere_tint: v.sphere_tint.to_array(),
-                toon_tint: v.toon_tint.to_array(),
-                toon_shade: [gpu.toon_shade[0], gpu.toon_shade[1], gpu.toon_shade[2], 1.0],
-                params: Vec4::new(
-                    v.edge_size,
-                    sphere_mode,
-                    if gpu.has_texture { 1.0 } else { 0.0 },
-                    if desc.receive_shadow { 1.0 } else { 0.0 },
-                )
-                .to_array(),
-            };
+            let u = uniform(desc, &v, gpu.has_texture, gpu.sphere_loaded, gpu.toon_shade);
             let at = i * STRIDE as usize;
             bytes[at..at + std::mem::size_of::<MaterialUniform>()]
                 .copy_from_slice(bytemuck::bytes_of(&u));

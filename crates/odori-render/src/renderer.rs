@@ -79,19 +79,69 @@ pub struct FrameView {
     pub bounds: (Vec3, Vec3),
 }
 
-/// Matches `Frame` in `mmd.wgsl`.
+/// Matches `Frame` in `frame.wgsl`; the CPU rasteriser reads the same values.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
-struct FrameUniform {
-    view: [[f32; 4]; 4],
-    proj: [[f32; 4]; 4],
-    light_view_proj: [[f32; 4]; 4],
-    eye: [f32; 4],
-    light_dir: [f32; 4],
-    light_color: [f32; 4],
-    ground_color: [f32; 4],
-    ground_area: [f32; 4],
-    viewport: [f32; 4],
+pub(crate) struct FrameUniform {
+    pub view: [[f32; 4]; 4],
+    pub proj: [[f32; 4]; 4],
+    pub light_view_proj: [[f32; 4]; 4],
+    pub eye: [f32; 4],
+    pub light_dir: [f32; 4],
+    pub light_color: [f32; 4],
+    pub ground_color: [f32; 4],
+    pub ground_area: [f32; 4],
+    pub viewport: [f32; 4],
+}
+
+/// The frame's uniform values, and whether the ground shadow is drawn (on, and the light
+/// comes from above): the same for both renderers.
+pub(crate) fn frame_uniform(o: &RenderOptions, view: &FrameView) -> (FrameUniform, bool) {
+    let aspect = o.width as f32 / o.height.max(1) as f32;
+    let light_dir = view.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
+    let ground = o.ground_shadow && lights_ground(light_dir);
+    let (lo, hi) = view.bounds;
+    let focus = ((lo + hi) * 0.5, (hi - lo).length() * 0.5);
+    let lvp = light_view_proj(light_dir, focus);
+    let uniform = FrameUniform {
+        view: view.camera.view().to_cols_array_2d(),
+        proj: view.camera.projection(aspect).to_cols_array_2d(),
+        light_view_proj: lvp.to_cols_array_2d(),
+        eye: view.camera.eye().extend(1.0).to_array(),
+        light_dir: light_dir.extend(0.0).to_array(),
+        light_color: view.light.color.extend(1.0).to_array(),
+        ground_color: o.ground_color,
+        ground_area: ground_area(light_dir, view.bounds),
+        viewport: [
+            o.width as f32,
+            o.height as f32,
+            // Edge width in pixels per unit of edge size: one pixel up to 720 lines (MMD's
+            // look at its usual sizes), growing with taller frames.
+            (o.height as f32 / 720.0).max(1.0),
+            if o.self_shadow { 1.0 } else { 0.0 },
+        ],
+    };
+    (uniform, ground)
+}
+
+/// Whether the ground shadow reuses the self-shadow map: unless the two caster sets differ by
+/// more than a tenth of the ground casters' triangles (parts flagged for only one of them are
+/// usually small, eyes and cheeks, and inside the body's silhouette anyway); a second
+/// light-space pass costs as much as the first on a CPU rasteriser.
+pub(crate) fn ground_shares_map<'a>(
+    models: impl Iterator<Item = &'a RenderModel> + Clone,
+    options: &RenderOptions,
+) -> bool {
+    let tris = |f: &dyn Fn(&crate::model::MaterialDesc) -> bool| -> usize {
+        (models.clone())
+            .flat_map(|m| &m.materials)
+            .filter(|m| f(m))
+            .map(|m| m.indices.len())
+            .sum()
+    };
+    let differing = tris(&|m| m.ground_shadow != m.cast_shadow);
+    let ground_tris = tris(&|m| m.ground_shadow);
+    options.self_shadow && differing * 10 <= ground_tris
 }
 
 /// One model's GPU side: its materials, vertex buffers and this frame's state.
@@ -200,20 +250,7 @@ impl Renderer {
             })
         };
         let shadow_group = map_group(&shadow_view);
-        // The ground shadow reuses the self-shadow map (a second light-space pass costs as much
-        // as the first on a CPU rasteriser) unless the two caster sets differ by more than a
-        // tenth of the ground casters' triangles: parts flagged for only one of them are
-        // usually small (eyes, cheeks) and inside the body's silhouette anyway.
-        let tris = |f: &dyn Fn(&crate::model::MaterialDesc) -> bool| -> usize {
-            (models.iter())
-                .flat_map(|(m, _)| &m.materials)
-                .filter(|m| f(m))
-                .map(|m| m.indices.len())
-                .sum()
-        };
-        let differing = tris(&|m| m.ground_shadow != m.cast_shadow);
-        let ground_tris = tris(&|m| m.ground_shadow);
-        let share = options.self_shadow && differing * 10 <= ground_tris;
+        let share = ground_shares_map(models.iter().map(|(m, _)| m), &options);
         let ground_view = (!share).then(|| depth_map(device, shadow_size, "ground-shadow map"));
         let ground_group = map_group(ground_view.as_ref().unwrap_or(&shadow_view));
         let pair = (gpu.device.clone(), gpu.queue.clone());
@@ -328,31 +365,7 @@ impl Renderer {
         slot: usize,
         before: impl FnOnce(&mut wgpu::CommandEncoder),
     ) {
-        let o = &self.options;
-        let aspect = o.width as f32 / o.height.max(1) as f32;
-        let light_dir = view.light.direction.try_normalize().unwrap_or(Vec3::NEG_Y);
-        let ground = o.ground_shadow && lights_ground(light_dir);
-        let (lo, hi) = view.bounds;
-        let focus = ((lo + hi) * 0.5, (hi - lo).length() * 0.5);
-        let lvp = light_view_proj(light_dir, focus);
-        let uniform = FrameUniform {
-            view: view.camera.view().to_cols_array_2d(),
-            proj: view.camera.projection(aspect).to_cols_array_2d(),
-            light_view_proj: lvp.to_cols_array_2d(),
-            eye: view.camera.eye().extend(1.0).to_array(),
-            light_dir: light_dir.extend(0.0).to_array(),
-            light_color: view.light.color.extend(1.0).to_array(),
-            ground_color: o.ground_color,
-            ground_area: ground_area(light_dir, view.bounds),
-            viewport: [
-                o.width as f32,
-                o.height as f32,
-                // Edge width in pixels per unit of edge size: one pixel up to 720 lines (MMD's
-                // look at its usual sizes), growing with taller frames.
-                (o.height as f32 / 720.0).max(1.0),
-                if o.self_shadow { 1.0 } else { 0.0 },
-            ],
-        };
+        let (uniform, ground) = frame_uniform(&self.options, view);
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
 

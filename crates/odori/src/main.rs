@@ -9,7 +9,7 @@ mod stdout;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use cmd::render::{EncoderChoice, Fps, Msaa, Range, SkinningChoice};
+use cmd::render::{BackendChoice, EncoderChoice, Fps, Msaa, Range, SkinningChoice};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -240,6 +240,10 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// Where vertices are skinned.
         #[arg(long, value_enum, default_value_t = SkinningChoice::Auto)]
         skinning: SkinningChoice,
+        /// Which renderer draws: wgpu on a GPU adapter (or Mesa's software one), odori's own
+        /// CPU rasteriser, or `auto`: wgpu when an adapter opens, else the CPU rasteriser.
+        #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+        backend: BackendChoice,
     },
 }
 
@@ -372,6 +376,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_edges,
             encoder,
             skinning,
+            backend,
         } => {
             return cmd::render::run(cmd::render::Args {
                 files,
@@ -390,6 +395,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 edges: !no_edges,
                 encoder,
                 skinning,
+                backend,
                 verbose,
             });
         }

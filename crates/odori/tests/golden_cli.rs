@@ -17,8 +17,11 @@
 //! face and clothes matched). The peer-parity tests of odori-physics hold the new physics to
 //! babylon-mmd and mmd-anim as they held the old.
 //!
-//! Skipped without ../shared, a GPU adapter or Bullet unless `ODORI_REQUIRE_SHARED`,
-//! `ODORI_REQUIRE_GPU`, `ODORI_REQUIRE_PHYSICS` are 1. Multisampling is pinned off
+//! Each runs on the default backend (wgpu when an adapter opens, else the CPU rasteriser); the
+//! CPU-skinned frame is also drawn with `--backend cpu` against the same golden and limits, and
+//! the GPU-skinned one only where there is an adapter. Skipped without ../shared or Bullet
+//! unless `ODORI_REQUIRE_SHARED`, `ODORI_REQUIRE_PHYSICS` are 1 (and without an adapter, GPU
+//! skinning unless `ODORI_REQUIRE_GPU` is). Multisampling is pinned off
 //! (`--msaa 1`, the default on software rasterisers) so that a GPU machine renders what the
 //! goldens hold.
 
@@ -35,7 +38,7 @@ struct Files {
     camera: PathBuf,
 }
 
-/// The shared files, when there and when a GPU adapter and Bullet are.
+/// The shared files, when there and when Bullet is.
 fn files() -> Option<Files> {
     let (Some(model), Some(motion), Some(camera)) = (
         odori_testkit::shared("assets/gene/Gene_light.pmx"),
@@ -44,7 +47,6 @@ fn files() -> Option<Files> {
     ) else {
         return None;
     };
-    odori_render::gpu::for_tests()?;
     if !odori_physics::AVAILABLE {
         if std::env::var("ODORI_REQUIRE_PHYSICS").is_ok_and(|v| v == "1") {
             panic!("odori built without Bullet, and ODORI_REQUIRE_PHYSICS=1 forbids skipping");
@@ -111,6 +113,16 @@ fn gene_light_frame_900_cpu_and_gpu_skinning() {
         "cpu.png",
     );
     golden::check(&golden_dir(), NAME, &cpu, out, LIMITS);
+    let rasteriser = still(
+        &f,
+        &[&range[..], &["--skinning", "cpu", "--backend", "cpu"]].concat(),
+        "cpu-rasteriser.png",
+    );
+    eprintln!("--backend cpu against the same golden:");
+    golden::verify(&golden_dir(), NAME, &rasteriser, out, LIMITS);
+    if odori_render::gpu::for_tests().is_none() {
+        return;
+    }
     let gpu = still(
         &f,
         &[&range[..], &["--skinning", "gpu"]].concat(),

@@ -6,23 +6,42 @@
 use image::RgbaImage;
 use odori_playback::offline::renderer_for;
 use odori_playback::{Frame, Player, PlayerOptions, Scene};
-use odori_render::{Gpu, RenderOptions};
+use odori_render::{Device, RenderOptions};
 use odori_testkit::golden::{LIMITS, Limits};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Render `scene` at 256×256 (self-shadow map 1024) through the player, physics off, at each
-/// `(frame, golden name)` in turn, and check each against its golden. Texture warnings are
-/// printed, or refused when `no_warnings`.
-pub fn check_frames(gpu: Gpu, scene: Scene, frames: &[(f64, String)], no_warnings: bool) {
+/// `(frame, golden name)` in turn, on every device of `odori_render::devices_for_tests` (the
+/// GPU when there is one, and the CPU rasteriser), and check each against its golden with the
+/// same limits. Only the wgpu render blesses (`ODORI_BLESS=1`). Texture warnings are printed,
+/// or refused when `no_warnings`.
+pub fn check_frames(scene: Scene, frames: &[(f64, String)], no_warnings: bool) {
     let scene = Arc::new(scene);
+    for device in odori_render::devices_for_tests() {
+        eprintln!("renderer: {}", device.describe());
+        let cpu = device.gpu().is_none();
+        for (name, img) in render_frames(device, &scene, frames, no_warnings) {
+            check(&name, &img, cpu);
+        }
+    }
+}
+
+/// The frames `(frame, name)` of `scene` rendered as [`check_frames`] renders them, on `device`.
+pub fn render_frames(
+    device: Device,
+    scene: &Arc<Scene>,
+    frames: &[(f64, String)],
+    no_warnings: bool,
+) -> Vec<(String, RgbaImage)> {
+    let scene = scene.clone();
     let options = RenderOptions {
         width: 256,
         height: 256,
         shadow_map_size: 1024,
         ..Default::default()
     };
-    let mut r = renderer_for(&scene, gpu, options);
+    let mut r = renderer_for(&scene, device, options);
     assert!(
         !no_warnings || r.warnings().is_empty(),
         "{:?}",
@@ -38,12 +57,14 @@ pub fn check_frames(gpu: Gpu, scene: Scene, frames: &[(f64, String)], no_warning
     };
     let mut player = Player::new(scene.clone(), no_physics);
     let mut frame = Frame::default();
+    let mut out = Vec::new();
     for (at, name) in frames {
         player.evaluate_at(*at, &mut frame);
         frame.prepare(&mut r, true);
         let img = r.render_image(&frame.view(scene.framing_camera(1.0)));
-        check(name, &img);
+        out.push((name.clone(), img));
     }
+    out
 }
 
 /// Goldens today's renders have moved from since they were blessed (at 093434d), held to
@@ -64,18 +85,21 @@ pub fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// Compare `img` with golden `name` (or write it under `ODORI_BLESS=1`); on failure the render
-/// and a difference map are written to the test binary's temp dir.
-pub fn check(name: &str, img: &RgbaImage) {
+/// Compare `img` with golden `name` (or write it under `ODORI_BLESS=1`, wgpu renders only:
+/// `cpu` is the CPU rasteriser's); on failure the render and a difference map are written to
+/// the test binary's temp dir (under `cpu/` for the CPU rasteriser's).
+pub fn check(name: &str, img: &RgbaImage, cpu: bool) {
     let limits = MOVED
         .iter()
         .find(|(n, _)| *n == name)
         .map_or(LIMITS, |(_, l)| *l);
-    odori_testkit::golden::check(
-        &golden_dir(),
-        name,
-        img,
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
-        limits,
-    );
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    if cpu {
+        let out = tmp.join("cpu");
+        std::fs::create_dir_all(&out).unwrap();
+        eprint!("CPU rasteriser: ");
+        odori_testkit::golden::verify(&golden_dir(), name, img, &out, limits);
+    } else {
+        odori_testkit::golden::check(&golden_dir(), name, img, tmp, limits);
+    }
 }

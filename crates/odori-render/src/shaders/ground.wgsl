@@ -2,6 +2,7 @@
 // what a depth map rendered from the light sees, so instead of drawing every triangle again,
 // flattened and heavily overlapping (the costliest pass on a software rasteriser), one quad on
 // the ground asks the map whether the model stands between it and the light.
+// Transcribed for the CPU rasteriser as `fs_ground` and `ground_corner` in `src/shading.rs`.
 
 @group(1) @binding(0) var ground_map: texture_depth_2d;
 @group(1) @binding(1) var ground_sampler: sampler_comparison;

@@ -5,6 +5,9 @@
 //   self-shadow:  lerp(colour × toon shade, colour, min(saturate(3 N·L), shadow-map test))
 // Entry points: the model pass, the inverted-hull edge pass and the self-shadow depth pass.
 // `frame.wgsl` (the frame uniform, group 0) is prepended.
+// The CPU rasteriser runs the same functions transcribed in `src/shading.rs` (same names,
+// same order of operations): change both together; `odori-playback/tests/backends.rs` fails
+// when they drift apart.
 
 struct Material {
     diffuse: vec4<f32>,

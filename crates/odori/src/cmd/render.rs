@@ -8,8 +8,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use odori_playback::offline::{self, FrameRange, Skinning};
 use odori_playback::sink::{FrameSink, Mp4Sink, PngSink};
 use odori_playback::{Player, PlayerOptions, Preroll};
-use odori_render::{Gpu, RenderOptions};
-use std::path::PathBuf;
+use odori_render::{Backend, Device, RenderOptions};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -87,6 +87,18 @@ pub enum SkinningChoice {
     Gpu,
 }
 
+/// `--backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    /// wgpu when an adapter opens (a GPU, or Mesa's lavapipe/llvmpipe), else the CPU
+    /// rasteriser.
+    Auto,
+    /// wgpu only (no adapter is an error).
+    Gpu,
+    /// odori's own CPU rasteriser (needs no driver).
+    Cpu,
+}
+
 /// `--range a:b`: either side may be left out (the start of the motion, its end).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Range {
@@ -115,6 +127,7 @@ pub struct Args {
     pub edges: bool,
     pub encoder: EncoderChoice,
     pub skinning: SkinningChoice,
+    pub backend: BackendChoice,
     /// List every unmatched motion track.
     pub verbose: bool,
 }
@@ -263,8 +276,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         range.count = 1;
     }
 
-    let gpu = Gpu::new()?;
-    let software = gpu.is_software();
+    let device = Device::open(match args.backend {
+        BackendChoice::Auto => Backend::Auto,
+        BackendChoice::Gpu => Backend::Gpu,
+        BackendChoice::Cpu => Backend::Cpu,
+    })?;
+    let software = device.is_software();
+    if args.skinning == SkinningChoice::Gpu && device.gpu().is_none() {
+        anyhow::bail!(
+            "--skinning gpu needs a GPU adapter, and the CPU rasteriser is drawing ({}); use \
+             --skinning cpu or auto",
+            match args.backend {
+                BackendChoice::Cpu => "--backend cpu".to_string(),
+                _ => "no adapter was found".to_string(),
+            }
+        );
+    }
     let options = RenderOptions {
         width,
         height,
@@ -279,7 +306,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..Default::default()
     };
     let shadow_side = options.shadow_map_side();
-    let adapter = gpu.describe();
+    let adapter = device.describe();
     // Skinning on the GPU (compute) when there is a real one; on a software rasteriser the
     // "GPU" is the same two cores, and odori-deform's SIMD CPU path is the faster of the two.
     let skinning = match args.skinning {
@@ -289,7 +316,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         SkinningChoice::Auto => Skinning::Gpu,
     };
     let scene = Arc::new(scene);
-    let mut renderer = offline::renderer_for(&scene, gpu, options);
+    let mut renderer = offline::renderer_for(&scene, device, options);
     eprintln!(
         "odori render: {label} → {} ({width}x{height}, {fps} fps, {} frames, MSAA {}, shadow map \
          {shadow_side}) on {adapter}",
