@@ -38,7 +38,10 @@ def out_name(model: Path, motion: Path) -> str:
 class Loader:
     """Models and motions loaded once and kept (one per process or Ray worker)."""
 
-    def __init__(self) -> None:
+    def __init__(self, parallel: bool = True) -> None:
+        # A Ray actor holds one CPU: it keeps its evaluations to one thread (parallel=False)
+        # rather than spreading each over every core beside the other actors.
+        self.parallel = parallel
         self.models: dict[str, odori.Model] = {}
         self.motions: dict[tuple[str, str], odori.Motion] = {}
 
@@ -58,13 +61,13 @@ class Loader:
         frames = np.arange(inst.motion.frame_count, dtype=np.float32)
         arrays = {
             "frames": frames,
-            "positions": inst.positions(frames),
-            "morph_weights": inst.morph_weights(frames),
+            "positions": inst.positions(frames, parallel=self.parallel),
+            "morph_weights": inst.morph_weights(frames, parallel=self.parallel),
             "bone_names": np.array(inst.model.bone_names),
             "morph_names": np.array(inst.model.morph_names),
         }
         if world:
-            arrays["world"] = inst.evaluate(frames)
+            arrays["world"] = inst.evaluate(frames, parallel=self.parallel)
         tmp = out + ".part.npz"
         np.savez(tmp, **arrays)
         os.replace(tmp, out)  # never a partial .npz under the final name
@@ -97,7 +100,7 @@ def run(jobs, workers: int, world: bool, progress: bool = True) -> list[dict]:
     from ray.util import ActorPool
 
     Worker = ray.remote(num_cpus=1)(Loader)
-    pool = ActorPool([Worker.remote() for _ in range(workers)])
+    pool = ActorPool([Worker.remote(parallel=False) for _ in range(workers)])
     results = pool.map_unordered(lambda a, j: a.pose_pair.remote(*j, world), jobs)
     if progress:
         from tqdm import tqdm

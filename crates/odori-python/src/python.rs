@@ -69,7 +69,13 @@ impl Model {
     #[getter]
     fn parents(&self) -> Vec<i64> {
         (self.asset.pose().parents().iter())
-            .map(|&p| if p == odori_pose::model::NONE { -1 } else { i64::from(p) })
+            .map(|&p| {
+                if p == odori_pose::model::NONE {
+                    -1
+                } else {
+                    i64::from(p)
+                }
+            })
             .collect()
     }
 
@@ -332,7 +338,9 @@ impl Instance {
             }
             None => PyArray::<f32, _>::zeros(py, shape.as_slice(), false),
         };
-        let mut guard = array.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut guard = array
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let slice = guard
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;

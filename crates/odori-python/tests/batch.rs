@@ -64,7 +64,10 @@ fn threads_give_the_bits_of_one_instance_in_order() {
         "babylon-mmd-fixtures/bone_flag_test.pmx",
         "babylon-mmd-fixtures/constraint_test.pmx",
     ];
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
     let mut split = 0;
     for rel in models {
         let Some(path) = odori_testkit::shared(&format!("assets/{rel}")) else {
@@ -80,10 +83,22 @@ fn threads_give_the_bits_of_one_instance_in_order() {
         for product in [Product::World, Product::Positions, Product::MorphWeights] {
             let want = reference(&asset, &motion, &frames, product);
             let mut got = vec![f32::NAN; want.len()];
-            pool.install(|| fill(&asset, &motion, &frames, product, Options::default(), &mut got))
-                .unwrap();
+            pool.install(|| {
+                fill(
+                    &asset,
+                    &motion,
+                    &frames,
+                    product,
+                    Options::default(),
+                    &mut got,
+                )
+            })
+            .unwrap();
             assert_eq!(want.len(), frames.len() * product.row_len(asset.pose()));
-            assert!(bits(&got) == bits(&want), "{rel} {product:?}: threaded batch differs");
+            assert!(
+                bits(&got) == bits(&want),
+                "{rel} {product:?}: threaded batch differs"
+            );
         }
         println!(
             "{rel}: {} frames compared; carries state between frames: {}",
@@ -92,7 +107,10 @@ fn threads_give_the_bits_of_one_instance_in_order() {
         );
     }
     // The threaded path was taken for at least one model, else nothing was compared.
-    assert!(split > 0, "every model carries state: the threaded path was never compared");
+    assert!(
+        split > 0,
+        "every model carries state: the threaded path was never compared"
+    );
 }
 
 #[test]
@@ -111,7 +129,14 @@ fn physics_frames_with_gaps_match_playing_every_frame() {
     let row = Product::World.row_len(asset.pose());
     let in_order: Vec<f32> = (0..=120).map(|f| f as f32).collect();
     let mut played = vec![0.0; in_order.len() * row];
-    match fill(&asset, &motion, &in_order, Product::World, options, &mut played) {
+    match fill(
+        &asset,
+        &motion,
+        &in_order,
+        Product::World,
+        options,
+        &mut played,
+    ) {
         Err(odori_python::BatchError::NoPhysics(why)) => {
             if std::env::var("ODORI_REQUIRE_PHYSICS").is_ok_and(|v| v == "1") {
                 panic!("{why}, and ODORI_REQUIRE_PHYSICS=1 forbids skipping");
@@ -127,12 +152,26 @@ fn physics_frames_with_gaps_match_playing_every_frame() {
     fill(&asset, &motion, &asked, Product::World, options, &mut got).unwrap();
     for (i, &f) in asked.iter().enumerate() {
         let want = &played[f as usize * row..][..row];
-        assert!(bits(&got[i * row..][..row]) == bits(want), "frame {f} (asked {i}th) differs");
+        assert!(
+            bits(&got[i * row..][..row]) == bits(want),
+            "frame {f} (asked {i}th) differs"
+        );
     }
     // Physics moved something: the simulated frames are not the no-physics pose.
     let mut still = vec![0.0; row];
-    fill(&asset, &motion, &[120.0], Product::World, Options::default(), &mut still).unwrap();
-    assert!(bits(&still) != bits(&played[120 * row..]), "physics changed no bone at frame 120");
+    fill(
+        &asset,
+        &motion,
+        &[120.0],
+        Product::World,
+        Options::default(),
+        &mut still,
+    )
+    .unwrap();
+    assert!(
+        bits(&still) != bits(&played[120 * row..]),
+        "physics changed no bone at frame 120"
+    );
 }
 
 #[test]
@@ -148,7 +187,20 @@ fn a_motion_bound_to_another_model_is_refused_with_both_files() {
     let (_, miku_motion) = load(&miku, &dance);
     let e = odori_python::check_pair(&gene, &miku_motion, "wavefile_v2.vmd").unwrap_err();
     let text = e.to_string();
-    assert!(text.contains("wavefile_v2.vmd") && text.contains("Gene_light.pmx"), "{text}");
+    assert!(
+        text.contains("wavefile_v2.vmd") && text.contains("Gene_light.pmx"),
+        "{text}"
+    );
     let mut out = vec![0.0; Product::Positions.row_len(gene.pose())];
-    assert!(fill(&gene, &miku_motion, &[0.0], Product::Positions, Options::default(), &mut out).is_err());
+    assert!(
+        fill(
+            &gene,
+            &miku_motion,
+            &[0.0],
+            Product::Positions,
+            Options::default(),
+            &mut out
+        )
+        .is_err()
+    );
 }
