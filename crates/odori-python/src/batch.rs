@@ -64,7 +64,10 @@ pub struct Options {
     pub ik: bool,
     /// Rigid-body physics through the playback library's [`Player`]: settled at frame 0 and
     /// stepped one frame at a time from there, so every frame is the one playing the motion
-    /// from its start gives ([`odori_playback::Preroll::FromStart`]).
+    /// from its start gives ([`odori_playback::Preroll::FromStart`]). Ask for frames in
+    /// ascending order: a frame before the previous one restarts physics from frame 0 with
+    /// the same pose instance, whose bones that lag a frame (`Model::carries_state`) then
+    /// start from the later frame's pose, not from rest as in a fresh playback.
     pub physics: bool,
     /// Spread frames over rayon's threads when that gives the same bits (no physics, a model
     /// that carries no state between evaluations).
