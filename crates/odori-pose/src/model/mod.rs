@@ -347,6 +347,18 @@ impl Model {
             .fold((0, 0), |a, b| (a.0.max(b.0), a.1.max(b.1)))
     }
 
+    /// Whether an evaluation reads state the previous evaluation of the same instance left:
+    /// IK rotations kept between evaluations (`ik_retained`), effectors whose solver starts
+    /// from their last position (`late_effectors`), or bones evaluated before their parent
+    /// (`order_dependent`, whose parent lags a frame). When false, a frame's pose does not
+    /// depend on which frames the instance evaluated before, so a batch of frames can be
+    /// split between fresh instances (the Python module's threads) with the same bits.
+    pub fn carries_state(&self) -> bool {
+        self.ik_retained.iter().any(|&r| r)
+            || !self.late_effectors.is_empty()
+            || self.order_dependent.iter().any(|&d| d)
+    }
+
     pub fn bone_count(&self) -> usize {
         self.parent.len()
     }

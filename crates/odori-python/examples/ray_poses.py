@@ -1,0 +1,157 @@
+"""Every (model, dance) pair's poses, computed on a Ray cluster: one ``.npz`` per pair.
+
+    python ray_poses.py MODELS_DIR MOTIONS_DIR OUT_DIR [--workers N] [--address auto] [--world]
+
+Each Ray worker is an actor that loads each model once (and each motion once per model)
+and keeps them, so a model is read and compiled once per worker, not once per pair.
+Each ``.npz`` holds ``positions`` (F, B, 3), ``morph_weights`` (F, M), ``frames`` (F,),
+``bone_names`` and ``morph_names``, and with ``--world`` the world matrices (F, B, 4, 4),
+all float32, for every frame of the dance (``range(motion.frame_count)``). A summary table
+(one line per pair) and the throughput are printed at the end.
+
+On a multi-node cluster (``--address auto``) only the paths travel to the workers: every
+node must see MODELS_DIR, MOTIONS_DIR and OUT_DIR at the same paths (shared storage), and
+have the ``odori`` wheel installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import odori
+
+MODEL_EXTS = {".pmx", ".pmd"}
+MOTION_EXTS = {".vmd", ".vpd"}
+
+
+def out_name(model: Path, motion: Path) -> str:
+    """The ``.npz`` name of one pair: ``MODEL__MOTION.npz``."""
+    return f"{model.stem}__{motion.stem}.npz"
+
+
+class Loader:
+    """Models and motions loaded once and kept (one per process or Ray worker)."""
+
+    def __init__(self, parallel: bool = True) -> None:
+        # A Ray actor holds one CPU: it keeps its evaluations to one thread (parallel=False)
+        # rather than spreading each over every core beside the other actors.
+        self.parallel = parallel
+        self.models: dict[str, odori.Model] = {}
+        self.motions: dict[tuple[str, str], odori.Motion] = {}
+
+    def instance(self, model: str, motion: str) -> odori.Instance:
+        if model not in self.models:
+            self.models[model] = odori.Model.load(model)
+        m = self.models[model]
+        key = (model, motion)
+        if key not in self.motions:
+            self.motions[key] = odori.Motion.load(m, motion)
+        return odori.Instance(m, self.motions[key])
+
+    def pose_pair(self, model: str, motion: str, out: str, world: bool) -> dict:
+        """Compute one pair's arrays and write them to ``out``; a summary row."""
+        t = time.perf_counter()
+        inst = self.instance(model, motion)
+        frames = np.arange(inst.motion.frame_count, dtype=np.float32)
+        arrays = {
+            "frames": frames,
+            "positions": inst.positions(frames, parallel=self.parallel),
+            "morph_weights": inst.morph_weights(frames, parallel=self.parallel),
+            "bone_names": np.array(inst.model.bone_names),
+            "morph_names": np.array(inst.model.morph_names),
+        }
+        if world:
+            arrays["world"] = inst.evaluate(frames, parallel=self.parallel)
+        tmp = out + ".part.npz"
+        np.savez(tmp, **arrays)
+        os.replace(tmp, out)  # never a partial .npz under the final name
+        return {
+            "model": Path(model).name,
+            "motion": Path(motion).name,
+            "frames": len(frames),
+            "bones": len(inst.model.bone_names),
+            "seconds": time.perf_counter() - t,
+            "out": out,
+            "pid": os.getpid(),
+        }
+
+
+def pairs(models_dir: Path, motions_dir: Path, out_dir: Path) -> list[tuple[str, str, str]]:
+    models = sorted(p for p in models_dir.rglob("*") if p.suffix.lower() in MODEL_EXTS)
+    motions = sorted(p for p in motions_dir.rglob("*") if p.suffix.lower() in MOTION_EXTS)
+    if not models:
+        raise SystemExit(f"error: no PMX or PMD model under {models_dir}")
+    if not motions:
+        raise SystemExit(f"error: no VMD or VPD motion under {motions_dir}")
+    return [
+        (str(m), str(d), str(out_dir / out_name(m, d))) for m in models for d in motions
+    ]
+
+
+def run(jobs, workers: int, world: bool, progress: bool = True) -> list[dict]:
+    """Spread ``jobs`` over ``workers`` Ray actors (Ray must be initialised)."""
+    import ray
+    from ray.util import ActorPool
+
+    Worker = ray.remote(num_cpus=1)(Loader)
+    pool = ActorPool([Worker.remote(parallel=False) for _ in range(workers)])
+    results = pool.map_unordered(lambda a, j: a.pose_pair.remote(*j, world), jobs)
+    if progress:
+        from tqdm import tqdm
+
+        results = tqdm(results, total=len(jobs), unit="pair", file=sys.stderr)
+    return list(results)
+
+
+def table(rows: list[dict], seconds: float) -> str:
+    rows = sorted(rows, key=lambda r: (r["model"], r["motion"]))
+    w = max([len(r["model"]) for r in rows] + [5])
+    d = max([len(r["motion"]) for r in rows] + [6])
+    lines = [f"{'model':<{w}}  {'motion':<{d}}  {'frames':>6}  {'bones':>5}  {'s':>6}  out"]
+    for r in rows:
+        lines.append(
+            f"{r['model']:<{w}}  {r['motion']:<{d}}  {r['frames']:>6}  {r['bones']:>5}"
+            f"  {r['seconds']:>6.2f}  {r['out']}"
+        )
+    frames = sum(r["frames"] for r in rows)
+    lines.append(
+        f"{len(rows)} pairs, {frames} frames in {seconds:.2f} s: "
+        f"{len(rows) / seconds:.2f} pairs/s, {frames / seconds:.0f} frames/s"
+    )
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", type=Path, help="folder of PMX/PMD models (searched recursively)")
+    ap.add_argument("motions", type=Path, help="folder of VMD/VPD motions (searched recursively)")
+    ap.add_argument("out", type=Path, help="folder for the .npz files")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="Ray actors (each loads models once); default: CPUs")
+    ap.add_argument("--address", default=None,
+                    help="a running Ray cluster (e.g. auto); default: start a local one")
+    ap.add_argument("--world", action="store_true", help="also store world matrices (F, B, 4, 4)")
+    ap.add_argument("--no-progress", action="store_true")
+    a = ap.parse_args(argv)
+    import ray
+
+    jobs = pairs(a.models, a.motions, a.out)
+    a.out.mkdir(parents=True, exist_ok=True)
+    if a.address:
+        ray.init(address=a.address)
+    else:
+        ray.init(num_cpus=a.workers, include_dashboard=False)
+    t = time.perf_counter()
+    rows = run(jobs, a.workers, a.world, progress=not a.no_progress)
+    print(table(rows, time.perf_counter() - t))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

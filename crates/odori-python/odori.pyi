@@ -1,0 +1,103 @@
+"""odori: MikuMikuDance models dancing exactly as MMD does, poses as NumPy arrays.
+
+Every batch call (``evaluate``, ``positions``, ``morph_weights``) fills one C-contiguous
+float32 array in Rust with the GIL released, starting from a fresh pose state and taking
+the frames in the order given, as ``odori pose --frames`` does: equal calls give equal
+arrays, bit for bit the command line's values.
+"""
+
+import os
+from typing import Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Path = Union[str, os.PathLike[str]]
+_Frames = Union[Sequence[float], npt.ArrayLike]
+
+class OdoriError(Exception):
+    """A file that could not be read (the message names the file, the section and the byte
+    offset), or a request refused (a motion loaded for another model)."""
+
+class Model:
+    """A PMX or PMD model, read and compiled once; share it between motions and instances."""
+
+    @staticmethod
+    def load(path: _Path) -> Model:
+        """Read and compile a model file. Raises ``OdoriError``."""
+    @property
+    def path(self) -> str: ...
+    @property
+    def name(self) -> str:
+        """The model's name, as its file gives it."""
+    @property
+    def bone_names(self) -> list[str]:
+        """Bone names in file order: the ``B`` axis of every array."""
+    @property
+    def parents(self) -> list[int]:
+        """Each bone's parent index, -1 for a root."""
+    @property
+    def morph_names(self) -> list[str]:
+        """Morph names in file order: the ``M`` axis of ``morph_weights``."""
+    @property
+    def warnings(self) -> list[str]:
+        """What was repaired or dropped while compiling."""
+
+class Motion:
+    """VMD motions or VPD poses, merged in order and bound to one model."""
+
+    @staticmethod
+    def load(model: Model, paths: Union[_Path, Sequence[_Path]]) -> Motion:
+        """Read one file or several (merged in order) for ``model``. Raises ``OdoriError``."""
+    @property
+    def model(self) -> Model: ...
+    @property
+    def paths(self) -> list[str]: ...
+    @property
+    def frame_count(self) -> int:
+        """Frames 0 to the last key inclusive: ``range(frame_count)`` is the whole dance."""
+    @property
+    def unmatched(self) -> list[str]:
+        """Motion tracks that match no bone or morph of the model."""
+    @property
+    def warnings(self) -> list[str]: ...
+
+class Instance:
+    """One model dancing one motion.
+
+    ``with_physics``: rigid bodies simulated from a settled frame 0, one frame at a time up
+    to each frame asked for (frames should be ascending; one thread). Without, frames are
+    spread over threads when the model carries no state from frame to frame (else one
+    thread, in order). ``ik=False`` turns every IK solver off (``odori pose --no-ik``).
+    Raises ``OdoriError`` when ``motion`` was loaded for another model.
+    """
+
+    def __init__(self, model: Model, motion: Motion, with_physics: bool = False, ik: bool = True) -> None: ...
+    @property
+    def model(self) -> Model: ...
+    @property
+    def motion(self) -> Motion: ...
+    @property
+    def with_physics(self) -> bool: ...
+    @property
+    def ik(self) -> bool: ...
+    def evaluate(
+        self, frames: _Frames, out: Optional[npt.NDArray[np.float32]] = None, parallel: bool = True
+    ) -> npt.NDArray[np.float32]:
+        """World matrices ``(F, B, 4, 4)``: ``m[f, b]`` is bone ``b``'s model-space matrix at
+        ``frames[f]``, translation in ``m[f, b, :3, 3]`` (``odori pose``'s ``world``, which
+        lists the same floats column by column). ``out``: an array of that shape to fill."""
+    def positions(
+        self, frames: _Frames, out: Optional[npt.NDArray[np.float32]] = None, parallel: bool = True
+    ) -> npt.NDArray[np.float32]:
+        """Bone world positions ``(F, B, 3)``."""
+    def morph_weights(
+        self, frames: _Frames, out: Optional[npt.NDArray[np.float32]] = None, parallel: bool = True
+    ) -> npt.NDArray[np.float32]:
+        """Morph weights after group and flip morphs are expanded ``(F, M)``
+        (``odori pose --morphs``)."""
+
+def evaluations_in_flight() -> int:
+    """Batch evaluations running in Rust with the GIL released right now."""

@@ -1,0 +1,24 @@
+//! What a batch evaluation refuses; the Python module raises each as `odori.OdoriError`
+//! with this message.
+
+/// A batch evaluation's failure. Loading errors are the playback library's own
+/// ([`odori_playback::PlaybackError`], naming file, section and byte offset).
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("motion {motion} was loaded for another model, not {model}: {source}")]
+    WrongMotion {
+        motion: String,
+        model: String,
+        source: odori_pose::PoseError,
+    },
+    #[error(transparent)]
+    Pose(#[from] odori_pose::PoseError),
+    #[error("output holds {found} floats, {expected} needed")]
+    OutputSize { expected: usize, found: usize },
+    #[error("frame {0} is not a finite number")]
+    BadFrame(f32),
+    #[error("physics cannot run: {0}")]
+    NoPhysics(String),
+    #[error("physics runs with IK on (as MMD plays): with_physics=True needs ik=True")]
+    PhysicsWithoutIk,
+}

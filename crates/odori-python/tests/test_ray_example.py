@@ -1,0 +1,54 @@
+"""examples/ray_poses.py on a local Ray cluster (2 CPUs, 2 workers) over two shared
+models x three shared motions: every .npz it writes equals what one process computes
+(the example's own Loader, without Ray), bit for bit, and the summary lists every pair."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import shared
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ray_poses.py"
+sys.path.insert(0, str(EXAMPLE.parent))
+
+
+def test_ray_example_matches_single_process(tmp_path):
+    ray = pytest.importorskip("ray")
+    import ray_poses
+
+    models = tmp_path / "models"
+    motions = tmp_path / "motions"
+    models.mkdir()
+    motions.mkdir()
+    for rel in ["gene/Gene_light.pmx", "miku_v2/miku_v2.pmd"]:
+        (models / Path(rel).name).symlink_to(shared(rel))
+    for rel in ["wavefile/wavefile_v2.vmd", "gene/motion/stand.vmd", "gene/motion/01_happy.vmd"]:
+        (motions / Path(rel).name).symlink_to(shared(rel))
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, str(EXAMPLE), str(models), str(motions), str(out), "--workers", "2", "--no-progress"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    print(run.stdout)
+    jobs = ray_poses.pairs(models, motions, tmp_path / "single")
+    assert len(jobs) == 6
+    assert f"6 pairs" in run.stdout
+    local = ray_poses.Loader()
+    (tmp_path / "single").mkdir()
+    for model, motion, single in jobs:
+        local.pose_pair(model, motion, single, world=False)
+        got = np.load(out / Path(single).name)
+        want = np.load(single)
+        assert sorted(got.files) == sorted(want.files)
+        for k in want.files:
+            a, b = got[k], want[k]
+            if a.dtype == np.float32:
+                assert np.array_equal(a.view(np.uint32), b.view(np.uint32)), (single, k)
+            else:
+                assert np.array_equal(a, b), (single, k)
+        assert Path(model).name in run.stdout and Path(motion).name in run.stdout
+    assert not list(out.glob("*.part.npz"))
