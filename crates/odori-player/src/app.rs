@@ -516,7 +516,7 @@ impl App {
             }
             None => (Vec::new(), Default::default(), 1.0),
         };
-        view.present(&paint, &textures, ppp);
+        view.present(&paint, textures, ppp);
         times[4] = t.elapsed();
         times[5] = frame_time;
         self.stats.record(now, times, evaluate);

@@ -157,6 +157,21 @@ impl View {
     pub fn present(
         &mut self,
         paint: &[egui::ClippedPrimitive],
+        mut textures: egui::TexturesDelta,
+        pixels_per_point: f32,
+    ) -> bool {
+        let shown = self.draw(paint, &textures, pixels_per_point);
+        for id in &textures.free {
+            self.egui.free_texture(id);
+        }
+        // Every delta was applied above (egui checks that none is dropped unapplied).
+        textures.clear();
+        shown
+    }
+
+    fn draw(
+        &mut self,
+        paint: &[egui::ClippedPrimitive],
         textures: &egui::TexturesDelta,
         pixels_per_point: f32,
     ) -> bool {
@@ -211,9 +226,6 @@ impl View {
         }
         queue.submit(extra.into_iter().chain([encoder.finish()]));
         queue.present(texture);
-        for id in &textures.free {
-            self.egui.free_texture(id);
-        }
         true
     }
 }
