@@ -1,11 +1,5 @@
-//! The soundtrack decoded to PCM (`odori_video::audio::decode_pcm`) and played through ALSA's
-//! "null" device (no sound card needed): the samples are the file's, bit for bit, and the
-//! device's reported position moves with real time.
-
-use odori_player::audio::alsa::AlsaOutput;
-use odori_player::audio::{AudioOutput, Timeline};
-use std::sync::Arc;
-use std::time::Duration;
+//! The soundtrack decoded to PCM (`odori_video::audio::decode_pcm`): the samples are the
+//! file's, bit for bit (the WAV is written here, so the evidence is the bytes put in it).
 
 /// A 16-bit stereo WAV of `frames` frames at `rate`: left counts up, right counts down.
 fn wav(path: &std::path::Path, rate: u32, frames: u32) -> Vec<i16> {
@@ -34,7 +28,7 @@ fn wav(path: &std::path::Path, rate: u32, frames: u32) -> Vec<i16> {
 }
 
 #[test]
-fn wav_decodes_to_its_own_samples_and_plays_on_the_null_device() {
+fn wav_decodes_to_its_own_samples() {
     let dir = std::env::temp_dir().join(format!("odori-sound-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("ramp.wav");
@@ -47,35 +41,4 @@ fn wav_decodes_to_its_own_samples_and_plays_on_the_null_device() {
         pcm.samples == written,
         "decoded samples differ from the file's"
     );
-
-    let timeline = Timeline::new();
-    let mut out = match AlsaOutput::open("null", Arc::new(pcm), timeline) {
-        Ok(o) => o,
-        Err(why) => {
-            if std::env::var("ODORI_REQUIRE_DISPLAY").is_ok_and(|v| v == "1") {
-                panic!("{why} (CI installs libasound2)");
-            }
-            eprintln!("SKIPPED: {why}");
-            return;
-        }
-    };
-    assert_eq!(out.position(), None, "nothing heard before play");
-    let t0 = timeline.now();
-    out.play(1.0);
-    std::thread::sleep(Duration::from_millis(600));
-    let (heard, at) = out.position().expect("the device reports while playing");
-    let elapsed = at - t0;
-    println!("after {elapsed:.3} s: heard {heard:.3} s of the song (from 1.0)");
-    // It started at second 1 and moved on with time, give or take the device's buffer
-    // (the null device consumes as a real one would; 0.15 s covers its period and latency).
-    assert!(
-        heard >= 1.0 - 0.15 && heard <= 1.0 + elapsed + 0.15,
-        "{heard}"
-    );
-    assert!(
-        heard - 1.0 > elapsed - 0.3,
-        "the position stalls: {heard} after {elapsed}"
-    );
-    out.pause();
-    assert_eq!(out.position(), None, "paused: nothing heard");
 }
