@@ -45,5 +45,5 @@ pub use asset::{ModelAsset, ModelFile};
 pub use error::PlaybackError;
 pub use frame::{Frame, ModelFrame};
 pub use load::MotionFile;
-pub use player::{Player, PlayerOptions, Preroll, SETTLE_SECONDS};
+pub use player::{EvalTimes, Player, PlayerOptions, Preroll, SETTLE_SECONDS};
 pub use scene::{Scene, SceneModel};

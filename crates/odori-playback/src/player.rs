@@ -8,6 +8,7 @@ use glam::{Vec3, Vec3A};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
 use odori_pose::{Instance, Model, Motion};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// MMD's animation rate: VMD frames per second.
 pub const FPS: f64 = 30.0;
@@ -93,6 +94,18 @@ impl Default for PlayerOptions {
     }
 }
 
+/// Where the last [`Player::evaluate`] spent its time, summed over the models: what a
+/// real-time front end shows per stage.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct EvalTimes {
+    /// Sampling, morphs and both pose passes (FK, append, IK).
+    pub pose: Duration,
+    /// The physics stage, with any pre-roll a seek needed.
+    pub physics: Duration,
+    /// CPU deformation (zero when [`PlayerOptions::deform`] is off).
+    pub deform: Duration,
+}
+
 /// One model's per-instance state.
 struct Dancer {
     inst: Instance,
@@ -110,6 +123,7 @@ pub struct Player {
     frame: f64,
     options: PlayerOptions,
     warnings: Vec<String>,
+    times: EvalTimes,
 }
 
 impl Player {
@@ -161,7 +175,13 @@ impl Player {
             frame: 0.0,
             options,
             warnings,
+            times: EvalTimes::default(),
         }
+    }
+
+    /// Time per stage of the last [`Player::evaluate`].
+    pub fn stage_times(&self) -> EvalTimes {
+        self.times
     }
 
     pub fn scene(&self) -> &Arc<Scene> {
@@ -232,19 +252,25 @@ impl Player {
             .resize_with(self.dancers.len(), ModelFrame::default);
         let scene = &self.scene;
         let options = &self.options;
+        let mut times = EvalTimes::default();
         for ((m, d), o) in (scene.models().iter())
             .zip(&mut self.dancers)
             .zip(&mut out.models)
         {
             let model = m.asset().pose();
             let motion = m.motion();
+            let t = Instant::now();
             let start_here = match &mut d.physics {
                 Some(world) => catch_up(world, model, motion, &mut d.inst, frame, options),
                 None => false,
             };
+            let t_pose = Instant::now();
+            times.physics += t_pose - t;
             d.inst
                 .before_physics(model, motion, frame)
                 .expect("the player sized each instance for its scene model and motion");
+            let t_physics = Instant::now();
+            times.pose += t_physics - t_pose;
             if let Some(world) = &mut d.physics {
                 if start_here {
                     world.start(model, &mut d.inst, frame, options.settle);
@@ -252,8 +278,12 @@ impl Player {
                     world.simulate(model, &mut d.inst, frame);
                 }
             }
+            let t_after = Instant::now();
+            times.physics += t_after - t_physics;
             d.inst.after_physics(model);
             fill(o, &d.inst, m.placement(), d.margin);
+            let t_deform = Instant::now();
+            times.pose += t_deform - t_after;
             if options.deform {
                 odori_deform::deform(
                     m.asset().mesh(),
@@ -262,7 +292,9 @@ impl Player {
                     &mut o.vertices,
                 );
             }
+            times.deform += t_deform.elapsed();
         }
+        self.times = times;
         out.camera = scene.camera().map(|c| c.sample(frame));
         out.light = scene.light().map(|l| l.sample(frame));
     }

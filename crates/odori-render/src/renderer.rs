@@ -491,6 +491,31 @@ impl Renderer {
         }
     }
 
+    /// The last rendered frame's colour (RGBA8, not sRGB-encoded: the values a PNG stores),
+    /// for a window player to draw on its surface. Replaced by [`Renderer::resize`].
+    pub fn color_view(&self) -> &wgpu::TextureView {
+        self.target.resolved_view()
+    }
+
+    /// Change the output size (a window resized): the colour, depth and readback targets are
+    /// made anew; models, textures and pipelines stay.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        let (width, height) = (width.max(1), height.max(1));
+        if (width, height) == (self.options.width, self.options.height) {
+            return;
+        }
+        self.options.width = width;
+        self.options.height = height;
+        self.target = Target::new(
+            &self.gpu.device,
+            &self.gpu.sample_counts,
+            width,
+            height,
+            self.target.samples,
+            self.options.slots,
+        );
+    }
+
     /// Wait for slot `slot` and copy its pixels (RGBA8, rows top to bottom) into `out`.
     pub fn read(&self, slot: usize, out: &mut Vec<u8>) {
         self.target

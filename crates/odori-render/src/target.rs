@@ -66,7 +66,10 @@ impl Target {
             "colour",
             COLOR_FORMAT,
             1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            // Sampled too: a window player draws it onto its surface.
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
         );
         let resolved_view = resolved.create_view(&Default::default());
         let depth = tex(
@@ -99,6 +102,11 @@ impl Target {
             padded_row,
             readback,
         }
+    }
+
+    /// The resolved (single-sample) colour of the last frame rendered.
+    pub fn resolved_view(&self) -> &wgpu::TextureView {
+        &self.resolved_view
     }
 
     pub fn slots(&self) -> usize {

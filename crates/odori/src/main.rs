@@ -245,6 +245,51 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
         backend: BackendChoice,
     },
+    /// Play a dance in a window, in real time, with its music. With no files, the embedded
+    /// demo. Drop models, motions, a camera VMD, a VPD pose or a song on the window to add
+    /// them.
+    #[command(after_help = "Examples:
+  odori play                                        the embedded demo
+  odori play model.pmx dance.vmd --camera camera.vmd --audio song.mp3
+  odori play a.pmx dance.vmd b.pmd dance.vmd        two dancers side by side
+
+Keys: Space play/pause, ← → frame step (Shift: 10), Home/End, L loop, C motion/orbit
+camera, F fullscreen, S screenshot, P physics, R reset physics, Tab panels, Esc quit.
+Mouse: drag to orbit, wheel to zoom, right/middle drag to pan, double-click to refocus.
+Sound goes to ALSA's default device (ODORI_AUDIO_DEVICE picks another); without one the
+dance plays silent on the system clock.")]
+    Play {
+        /// Each model (PMX or PMD) followed by its VMD motions or VPD poses; a file ending in
+        /// .pmx or .pmd starts the next model. None: the embedded demo.
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Camera motion VMD (default: the motions' own camera keys, else an orbit camera).
+        #[arg(long, value_name = "CAM.vmd")]
+        camera: Option<PathBuf>,
+        /// The song (MP3, WAV, OGG, FLAC, M4A), played from frame 0.
+        #[arg(long, value_name = "SONG.mp3|SONG.wav")]
+        audio: Option<PathBuf>,
+        /// Window size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "1280x720", value_name = "WxH",
+              value_parser = cmd::render::parse_size)]
+        size: (u32, u32),
+        /// Skip rigid-body physics.
+        #[arg(long)]
+        no_physics: bool,
+        /// Draw as fast as possible instead of at the display's refresh (for measuring).
+        #[arg(long)]
+        no_vsync: bool,
+        /// Start paused.
+        #[arg(long)]
+        paused: bool,
+        /// Start with the panels hidden (Tab shows them).
+        #[arg(long)]
+        no_panels: bool,
+        /// Commands to run, one a line (drop FILE, pause, play, seek N, key NAME, wait N|Ns,
+        /// screenshot PATH, status, quit): for tests and demos.
+        #[arg(long, value_name = "FILE")]
+        script: Option<PathBuf>,
+    },
 }
 
 /// A private `XDG_RUNTIME_DIR` for a render, when the environment has none (a server, a
@@ -286,7 +331,8 @@ impl Drop for RuntimeDir {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _runtime_dir = matches!(cli.command, Command::Render { .. }).then(RuntimeDir::ensure);
+    let _runtime_dir = matches!(cli.command, Command::Render { .. } | Command::Play { .. })
+        .then(RuntimeDir::ensure);
     match run(cli) {
         Ok(code) => code,
         // `odori info x.pmx | head -1`: the reader is gone; nothing more to say.
@@ -399,6 +445,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 verbose,
             });
         }
+        Command::Play {
+            files,
+            camera,
+            audio,
+            size,
+            no_physics,
+            no_vsync,
+            paused,
+            no_panels,
+            script,
+        } => odori_player::run(odori_player::Options {
+            files,
+            camera,
+            audio,
+            script,
+            size,
+            physics: !no_physics,
+            vsync: !no_vsync,
+            paused,
+            hide_panels: no_panels,
+        })?,
     }
     Ok(ExitCode::SUCCESS)
 }

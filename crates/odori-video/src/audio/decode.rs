@@ -18,7 +18,8 @@ pub(crate) struct Source {
 }
 
 /// Interleaved 16-bit samples, one or two channels.
-pub(crate) struct Pcm {
+#[derive(Debug, Clone)]
+pub struct Pcm {
     pub sample_rate: u32,
     pub channels: u16,
     pub samples: Vec<i16>,

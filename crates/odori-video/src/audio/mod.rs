@@ -17,6 +17,8 @@ mod aac;
 mod decode;
 mod mp3;
 
+pub use decode::Pcm;
+
 use crate::mp4::AudioTrack;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +73,33 @@ pub fn check(path: &Path) -> Result<(), AudioError> {
         source,
     })?;
     decode::Source::open(path, bytes).map(|_| ())
+}
+
+/// The whole soundtrack at `path` decoded to 16-bit PCM (one or two channels), sample 0 being
+/// the song's first: what a real-time player hands to the sound card. The codec delay is
+/// skipped as for the MP4 track (an MP3's LAME tag says how much; without one, the decoder's
+/// own 529 samples).
+pub fn decode_pcm(path: &Path) -> Result<Pcm, AudioError> {
+    let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut source = decode::Source::open(path, bytes)?;
+    // symphonia trims what the LAME tag declares (gapless); an untagged MP3 still starts with
+    // the decoder's delay.
+    let skip = if source.is_mp3() && source.encoder_delay().is_none() {
+        mp3::DECODER_DELAY as f64 / source.sample_rate() as f64
+    } else {
+        0.0
+    };
+    source.decode_range(
+        path,
+        Range {
+            start_s: skip,
+            // Longer than any song (115 days): to the end.
+            len_s: 1e7,
+        },
+    )
 }
 
 /// [`read`] on bytes already in memory (`path` names them in messages).

@@ -1,0 +1,567 @@
+//! The window: winit's event loop around a [`Session`] — each redraw reads the clock, poses
+//! the scene at that instant (frames between MMD's 30 per second are interpolated, so motion
+//! is as smooth as the display), draws it, and lays egui's panels over it. Keys, mouse,
+//! dropped files and `--script` lines all become [`Action`]s handled in one place.
+
+use crate::actions::{Action, Key};
+use crate::orbit::Orbit;
+use crate::panel::{self, PanelState};
+use crate::script::Command;
+use crate::session::{Added, Session};
+use crate::stats::{FrameTimes, Stats};
+use crate::view::View;
+use crate::{Options, PlayerError};
+use odori_playback::Frame;
+use odori_render::CameraPose;
+use odori_render::renderer::FrameView;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{Key as WinitKey, ModifiersState, NamedKey};
+use winit::window::{Fullscreen, Window, WindowId};
+
+/// MMD frames per second.
+const FPS: f64 = 30.0;
+/// Two clicks closer than this are a double-click.
+const DOUBLE_CLICK: Duration = Duration::from_millis(350);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Drag {
+    Orbit,
+    Pan,
+}
+
+struct App {
+    options: Options,
+    session: Session,
+    view: Option<View>,
+    egui: Option<egui_winit::State>,
+    egui_ctx: egui::Context,
+    frame: Frame,
+    orbit: Orbit,
+    /// Show the motion's camera (when the scene has one) rather than the orbit camera.
+    motion_camera: bool,
+    looping: bool,
+    panels: bool,
+    stats: Stats,
+    /// What the last drawn picture showed; a redraw with the same key reuses it.
+    drawn: Option<(f64, CameraPose, (u32, u32))>,
+    /// The scene changed (files, physics): evaluate and draw anew.
+    dirty: bool,
+    /// Frame shown, for the panel and `status`.
+    shown_frame: f64,
+    script: VecDeque<Command>,
+    wait_frames: u32,
+    wait_until: Option<f64>,
+    pending_screenshot: Vec<Option<PathBuf>>,
+    modifiers: ModifiersState,
+    cursor: (f32, f32),
+    drag: Option<Drag>,
+    last_click: Option<Instant>,
+    error: Option<PlayerError>,
+    frame_started: Option<Instant>,
+}
+
+/// Open the window and play until it is closed (or a script quits).
+pub fn run(options: Options) -> Result<(), PlayerError> {
+    let commands = match &options.script {
+        Some(p) => crate::script::read(p)?,
+        None => Vec::new(),
+    };
+    let timeline = crate::audio::Timeline::new();
+    let session = Session::new(
+        &options.files,
+        options.camera.as_deref(),
+        options.audio.as_deref(),
+        options.physics,
+        timeline,
+    )
+    .map_err(PlayerError::Load)?;
+    for m in &session.messages {
+        eprintln!("{m}");
+    }
+    let event_loop = EventLoop::new().map_err(|e| PlayerError::NoDisplay(e.to_string()))?;
+    let orbit = Orbit::new(session.scene.framing_camera(aspect(options.size)));
+    let mut app = App {
+        session,
+        view: None,
+        egui: None,
+        egui_ctx: egui::Context::default(),
+        frame: Frame::default(),
+        orbit,
+        motion_camera: true,
+        looping: true,
+        panels: !options.hide_panels,
+        stats: Stats::default(),
+        drawn: None,
+        dirty: true,
+        shown_frame: 0.0,
+        script: commands.into(),
+        wait_frames: 0,
+        wait_until: None,
+        pending_screenshot: Vec::new(),
+        modifiers: ModifiersState::empty(),
+        cursor: (0.0, 0.0),
+        drag: None,
+        last_click: None,
+        error: None,
+        frame_started: None,
+        options,
+    };
+    app.session.messages.clear();
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| PlayerError::NoDisplay(e.to_string()))?;
+    eprintln!("{}", app.stats.summary());
+    match app.error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn aspect((w, h): (u32, u32)) -> f32 {
+    w as f32 / h.max(1) as f32
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.view.is_some() {
+            return;
+        }
+        let (w, h) = self.options.size;
+        let attrs = Window::default_attributes()
+            .with_title(self.session.title())
+            .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
+        let window = match event_loop.create_window(attrs) {
+            Ok(w) => Arc::new(w),
+            Err(e) => {
+                self.error = Some(PlayerError::NoDisplay(e.to_string()));
+                event_loop.exit();
+                return;
+            }
+        };
+        match View::new(window.clone(), &self.session.scene, self.options.vsync) {
+            Ok(view) => {
+                self.egui = Some(egui_winit::State::new(
+                    self.egui_ctx.clone(),
+                    egui::ViewportId::ROOT,
+                    &window,
+                    Some(window.scale_factor() as f32),
+                    None,
+                    None,
+                ));
+                for w in view.renderer.warnings() {
+                    eprintln!("{w}");
+                }
+                eprintln!("odori play: {}", view.adapter);
+                self.view = Some(view);
+                let now = self.session.timeline.now();
+                if !self.options.paused {
+                    self.session.clock.play(now);
+                }
+                window.request_redraw();
+            }
+            Err(e) => {
+                self.error = Some(PlayerError::Gpu(e));
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        let Some(view) = &self.view else { return };
+        let window = view.window.clone();
+        let consumed = match &mut self.egui {
+            Some(state) => state.on_window_event(&window, &event).consumed,
+            None => false,
+        };
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                if let Some(v) = &mut self.view {
+                    v.resize(size.width, size.height);
+                }
+                window.request_redraw();
+            }
+            WindowEvent::DroppedFile(path) => self.act(Action::Drop(path), event_loop),
+            WindowEvent::ModifiersChanged(m) => self.modifiers = m.state(),
+            WindowEvent::KeyboardInput { event, .. }
+                if event.state == ElementState::Pressed && !consumed =>
+            {
+                let key = match &event.logical_key {
+                    WinitKey::Named(NamedKey::Space) => Some(Key::Space),
+                    WinitKey::Named(NamedKey::ArrowLeft) => Some(Key::Left),
+                    WinitKey::Named(NamedKey::ArrowRight) => Some(Key::Right),
+                    WinitKey::Named(NamedKey::Home) => Some(Key::Home),
+                    WinitKey::Named(NamedKey::End) => Some(Key::End),
+                    WinitKey::Named(NamedKey::Escape) => Some(Key::Escape),
+                    WinitKey::Named(NamedKey::Tab) => Some(Key::Tab),
+                    WinitKey::Character(s) => s.chars().next().map(Key::Char),
+                    _ => None,
+                };
+                // Held keys repeat frame steps; toggles act once.
+                let repeats_ok = matches!(key, Some(Key::Left | Key::Right));
+                if let Some(action) = key.and_then(|k| k.action(self.modifiers.shift_key()))
+                    && (!event.repeat || repeats_ok)
+                {
+                    self.act(action, event_loop);
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let (x, y) = (position.x as f32, position.y as f32);
+                let (dx, dy) = (x - self.cursor.0, y - self.cursor.1);
+                self.cursor = (x, y);
+                if let Some(drag) = self.drag {
+                    self.take_orbit_camera();
+                    match drag {
+                        Drag::Orbit => self.orbit.orbit(dx, dy),
+                        Drag::Pan => {
+                            let h = self.view.as_ref().map_or(720, |v| v.size().1);
+                            self.orbit.pan(dx, dy, h as f32)
+                        }
+                    }
+                    window.request_redraw();
+                }
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                if state == ElementState::Released {
+                    self.drag = None;
+                } else if !consumed {
+                    self.drag = match button {
+                        MouseButton::Left => Some(Drag::Orbit),
+                        MouseButton::Right | MouseButton::Middle => Some(Drag::Pan),
+                        _ => None,
+                    };
+                    if button == MouseButton::Left {
+                        let now = Instant::now();
+                        if self.last_click.is_some_and(|t| now - t < DOUBLE_CLICK) {
+                            // Refocus on the dancers' middle.
+                            self.take_orbit_camera();
+                            let (lo, hi) = self.frame.bounds();
+                            self.orbit.focus((lo + hi) * 0.5);
+                            self.last_click = None;
+                        } else {
+                            self.last_click = Some(now);
+                        }
+                    }
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !consumed => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                self.take_orbit_camera();
+                self.orbit.zoom(steps);
+                window.request_redraw();
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+        if consumed {
+            window.request_redraw();
+        }
+    }
+}
+
+impl App {
+    /// Leave the motion's camera for the orbit camera, starting where the view is now.
+    fn take_orbit_camera(&mut self) {
+        if self.motion_camera {
+            if let Some(c) = self.frame.camera() {
+                self.orbit = Orbit::new(c);
+            }
+            self.motion_camera = false;
+        }
+    }
+
+    fn end_frame(&self) -> f64 {
+        self.session.scene.end_frame() as f64
+    }
+
+    /// Do what an action asks.
+    fn act(&mut self, action: Action, event_loop: &ActiveEventLoop) {
+        let now = self.session.timeline.now();
+        let end = self.end_frame();
+        let clock = &mut self.session.clock;
+        let current = clock.position(now) * FPS;
+        match action {
+            Action::TogglePause => clock.toggle(now),
+            Action::SetPlaying(true) => clock.play(now),
+            Action::SetPlaying(false) => clock.pause(now),
+            Action::Step(n) => {
+                clock.pause(now);
+                let to = (current.round() + n as f64).clamp(0.0, end.max(0.0));
+                clock.seek(to / FPS, now);
+            }
+            Action::Home => clock.seek(0.0, now),
+            Action::End => {
+                clock.pause(now);
+                clock.seek(end / FPS, now);
+            }
+            Action::Seek(f) => clock.seek(f / FPS, now),
+            Action::ToggleLoop => self.looping = !self.looping,
+            Action::ToggleCamera => {
+                if self.motion_camera {
+                    self.take_orbit_camera();
+                } else {
+                    self.motion_camera = true;
+                }
+            }
+            Action::Fullscreen => {
+                if let Some(v) = &self.view {
+                    let full = v.window.fullscreen().is_some();
+                    v.window
+                        .set_fullscreen((!full).then_some(Fullscreen::Borderless(None)));
+                }
+            }
+            Action::Screenshot(path) => self.pending_screenshot.push(path),
+            Action::Drop(path) => self.drop_file(path),
+            Action::TogglePhysics => {
+                self.session.physics = !self.session.physics;
+                self.session.rebuild_player();
+                self.dirty = true;
+            }
+            Action::ResetPhysics => {
+                self.session.player.reset_physics();
+                self.dirty = true;
+            }
+            Action::Speed(s) => clock.set_speed(s, now),
+            Action::TogglePanels => self.panels = !self.panels,
+            Action::Quit => event_loop.exit(),
+        }
+        if let Some(v) = &self.view {
+            v.window.request_redraw();
+        }
+    }
+
+    /// A file dropped (or named by a script): loaded into the session; an error is shown and
+    /// playing goes on with what there was.
+    fn drop_file(&mut self, path: PathBuf) {
+        let had_demo = self.session.model_count() == 1 && self.session.title().contains("demo");
+        match self.session.add_file(&path) {
+            Ok(added) => {
+                eprintln!("loaded {}", path.display());
+                if added == Added::Model {
+                    if let Some(v) = &mut self.view {
+                        v.replace_scene(&self.session.scene);
+                        for w in v.renderer.warnings() {
+                            self.session.messages.push(w.clone());
+                        }
+                        v.window.set_title(&self.session.title());
+                    }
+                    if had_demo {
+                        // The demo made way: look at what came.
+                        let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
+                        self.orbit = Orbit::new(self.session.scene.framing_camera(aspect(size)));
+                    }
+                }
+                self.dirty = true;
+            }
+            Err(e) => self.session.messages.push(e),
+        }
+        for m in &self.session.messages {
+            eprintln!("{m}");
+        }
+    }
+
+    /// Run script lines until one waits.
+    fn run_script(&mut self, event_loop: &ActiveEventLoop) {
+        let now = self.session.timeline.now();
+        if self.wait_frames > 0 {
+            self.wait_frames -= 1;
+            return;
+        }
+        if let Some(t) = self.wait_until {
+            if now < t {
+                return;
+            }
+            self.wait_until = None;
+        }
+        while let Some(c) = self.script.pop_front() {
+            match c {
+                Command::Do(a) => {
+                    let quit = a == Action::Quit;
+                    self.act(a, event_loop);
+                    if quit {
+                        return;
+                    }
+                }
+                Command::WaitFrames(n) => {
+                    self.wait_frames = n;
+                    return;
+                }
+                Command::WaitSeconds(s) => {
+                    self.wait_until = Some(now + s);
+                    return;
+                }
+                Command::Status => println!("{}", self.status_line()),
+            }
+        }
+    }
+
+    fn status_line(&self) -> String {
+        let names: Vec<&str> = (self.session.scene.models().iter())
+            .map(|m| m.asset().label())
+            .collect();
+        format!(
+            "frame={:.3} playing={} models={} camera={} physics={} loop={} audio={}",
+            self.shown_frame,
+            self.session.clock.is_playing(),
+            names.join(","),
+            if self.motion_camera && self.frame.camera().is_some() {
+                "motion"
+            } else {
+                "orbit"
+            },
+            self.session.physics && self.session.player.has_physics(),
+            self.looping,
+            match self.session.clock.output() {
+                Some(o) => o.describe(),
+                None => "none".into(),
+            },
+        )
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let started = Instant::now();
+        let frame_time = self.frame_started.map_or(Duration::ZERO, |t| started - t);
+        self.frame_started = Some(started);
+        self.run_script(event_loop);
+        let now = self.session.timeline.now();
+        // Where the clock is, kept within the motion.
+        let end = self.end_frame();
+        let mut at = self.session.clock.position(now) * FPS;
+        if at > end && self.session.clock.is_playing() {
+            if self.looping && end > 0.0 {
+                self.session.clock.seek(0.0, now);
+                at = 0.0;
+            } else {
+                self.session.clock.pause(now);
+                self.session.clock.seek(end / FPS, now);
+                at = end;
+            }
+        }
+        let mut times: FrameTimes = Default::default();
+        let evaluate = self.dirty || at != self.shown_frame || self.drawn.is_none();
+        if evaluate {
+            let player = &mut self.session.player;
+            player.seek(at);
+            player.evaluate(&mut self.frame);
+            let t = player.stage_times();
+            times[0] = t.pose;
+            times[1] = t.physics;
+            times[2] = t.deform;
+            self.shown_frame = at;
+        }
+        let Some(view) = &mut self.view else { return };
+        let size = view.size();
+        // The motion's camera when chosen and there is one; else the orbit camera.
+        let camera = match self.frame.camera() {
+            Some(c) if self.motion_camera => c,
+            _ => self.orbit.pose,
+        };
+        let key = (at, camera, size);
+        if evaluate || self.drawn != Some(key) || !self.pending_screenshot.is_empty() {
+            let t = Instant::now();
+            self.frame.prepare(&mut view.renderer, true);
+            let fv = FrameView {
+                camera,
+                light: self.frame.light(),
+                bounds: self.frame.bounds(),
+            };
+            view.renderer.render(&fv, 0);
+            times[3] = t.elapsed();
+            self.drawn = Some(key);
+            self.dirty = false;
+        }
+        for path in std::mem::take(&mut self.pending_screenshot) {
+            let msg = save_screenshot(&view.renderer, path, at);
+            eprintln!("{msg}");
+            self.session.messages.push(msg);
+        }
+        // Panels.
+        let t = Instant::now();
+        let mut actions = Vec::new();
+        let (paint, textures, ppp) = match &mut self.egui {
+            Some(state) => {
+                let input = state.take_egui_input(&view.window);
+                let panel_state = PanelState {
+                    frame: at,
+                    end,
+                    playing: self.session.clock.is_playing(),
+                    looping: self.looping,
+                    motion_camera: self.motion_camera,
+                    has_motion_camera: self.session.scene.camera().is_some(),
+                    physics: self.session.physics,
+                    speed: self.session.clock.speed(),
+                    adapter: &view.adapter,
+                    audio: self.session.clock.output().map(|o| o.describe()),
+                    song: self.session.audio().map(|p| p.display().to_string()),
+                    stats: &self.stats,
+                    messages: &self.session.messages,
+                    show: self.panels,
+                };
+                let output = self
+                    .egui_ctx
+                    .run_ui(input, |ui| panel::show(ui, &panel_state, &mut actions));
+                state.handle_platform_output(&view.window, output.platform_output);
+                let ppp = output.pixels_per_point;
+                let paint = self.egui_ctx.tessellate(output.shapes, ppp);
+                (paint, output.textures_delta, ppp)
+            }
+            None => (Vec::new(), Default::default(), 1.0),
+        };
+        view.present(&paint, textures, ppp);
+        times[4] = t.elapsed();
+        times[5] = frame_time;
+        self.stats.record(now, times, evaluate);
+        for a in actions {
+            self.act(a, event_loop);
+        }
+        // Keep drawing while playing or scripted; else wait for input.
+        let busy = self.session.clock.is_playing()
+            || !self.script.is_empty()
+            || self.wait_frames > 0
+            || self.wait_until.is_some();
+        if busy {
+            if let Some(v) = &self.view {
+                v.window.request_redraw();
+            }
+            event_loop.set_control_flow(ControlFlow::Poll);
+        } else {
+            event_loop.set_control_flow(ControlFlow::Wait);
+        }
+    }
+}
+
+/// Save the renderer's last frame as a PNG (written beside and renamed, so a failed save
+/// leaves no partial file); the line to show.
+fn save_screenshot(renderer: &odori_render::Renderer, path: Option<PathBuf>, frame: f64) -> String {
+    let path = path.unwrap_or_else(|| PathBuf::from(format!("odori-{:06.1}.png", frame)));
+    let mut px = Vec::new();
+    renderer.read(0, &mut px);
+    let (w, h) = (renderer.options.width, renderer.options.height);
+    let tmp = path.with_extension("png.part");
+    let saved = image::save_buffer_with_format(
+        &tmp,
+        &px,
+        w,
+        h,
+        image::ExtendedColorType::Rgba8,
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| e.to_string())
+    .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| e.to_string()));
+    match saved {
+        Ok(()) => format!("screenshot of frame {frame:.2} saved to {}", path.display()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot save the screenshot {}: {e}", path.display())
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! `odori play`: a scene in a window, in real time, with its music.
+//!
+//! A thin front end on the playback library ([`odori_playback`]): a [`session::Session`]
+//! holds the files, the scene, the [`odori_playback::Player`] and the
+//! [`audio::PlaybackClock`]; each redraw asks the clock where the song is (the sound card's
+//! position when there is sound, the system clock otherwise), poses the scene there and
+//! draws it with odori-render's [`odori_render::Renderer`] onto the window
+//! ([`view::View`]), with egui's panels over it. Keys, the mouse, dropped files and
+//! `--script` lines become [`actions::Action`]s handled in one place.
+
+pub mod actions;
+mod app;
+pub mod audio;
+mod blit;
+pub mod orbit;
+mod panel;
+pub mod script;
+pub mod session;
+pub mod stats;
+mod view;
+
+use std::path::PathBuf;
+
+/// How the window starts.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Each model followed by its motions (none: the embedded demo).
+    pub files: Vec<PathBuf>,
+    pub camera: Option<PathBuf>,
+    pub audio: Option<PathBuf>,
+    pub script: Option<PathBuf>,
+    /// Window size in pixels.
+    pub size: (u32, u32),
+    pub physics: bool,
+    /// Wait for the display's refresh (off: draw as fast as possible, for measuring).
+    pub vsync: bool,
+    /// Start paused.
+    pub paused: bool,
+    pub hide_panels: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            files: Vec::new(),
+            camera: None,
+            audio: None,
+            script: None,
+            size: (1280, 720),
+            physics: true,
+            vsync: true,
+            paused: false,
+            hide_panels: false,
+        }
+    }
+}
+
+/// Why the player could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    #[error("{0}")]
+    Load(String),
+    #[error(transparent)]
+    Script(#[from] script::ScriptError),
+    #[error("cannot open a window ({0}); `odori play` needs a display (X11 or Wayland)")]
+    NoDisplay(String),
+    #[error("{0}")]
+    Gpu(String),
+}
+
+pub use app::run;

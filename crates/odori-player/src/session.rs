@@ -1,0 +1,244 @@
+//! What is loaded and playing: the files (models with their motions, a camera, a song), the
+//! scene built from them, the player and the clock. Files given on the command line, dropped
+//! on the window and named by a script all arrive through [`Session::add_file`].
+
+use crate::audio::alsa::AlsaOutput;
+use crate::audio::{AudioOutput, PlaybackClock, Timeline};
+use odori_playback::load::{MotionFile, camera_file, is_model_path};
+use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One model and the motion files added to it, in order.
+struct Entry {
+    asset: Arc<ModelAsset>,
+    motions: Vec<MotionFile>,
+}
+
+/// What a file added changed, so the window knows what to rebuild.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    /// A model: the renderer needs it.
+    Model,
+    /// A motion, pose or camera: same models, new scene.
+    Motion,
+    Audio,
+}
+
+/// The loaded files and the playback state built from them.
+pub struct Session {
+    entries: Vec<Entry>,
+    /// The embedded demo, while no model was given.
+    demo: bool,
+    camera: Option<PathBuf>,
+    audio: Option<PathBuf>,
+    pub scene: Arc<Scene>,
+    pub player: Player,
+    pub clock: PlaybackClock,
+    pub timeline: Timeline,
+    pub physics: bool,
+    /// Problems met (files that did not load, no sound device): shown in the window.
+    pub messages: Vec<String>,
+}
+
+/// ALSA device for the sound (`ODORI_AUDIO_DEVICE`, default "default"; "null" plays to no
+/// speaker, for tests).
+fn audio_device() -> String {
+    std::env::var("ODORI_AUDIO_DEVICE").unwrap_or_else(|_| "default".into())
+}
+
+impl Session {
+    /// A session with `files` (each model followed by its motions; none: the demo), a camera
+    /// motion and a song. Any file that does not load is an error naming it.
+    pub fn new(
+        files: &[PathBuf],
+        camera: Option<&Path>,
+        audio: Option<&Path>,
+        physics: bool,
+        timeline: Timeline,
+    ) -> Result<Session, String> {
+        let mut s = Session {
+            entries: Vec::new(),
+            demo: files.is_empty(),
+            camera: None,
+            audio: None,
+            scene: Arc::new(Scene::demo()),
+            player: Player::new(Arc::new(Scene::new()), PlayerOptions::default()),
+            clock: PlaybackClock::new(None),
+            timeline,
+            physics,
+            messages: Vec::new(),
+        };
+        if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
+            return Err(format!(
+                "{}: a motion needs a model before it (give the PMX or PMD first)",
+                first.display()
+            ));
+        }
+        for f in files {
+            s.load_file(f)?;
+        }
+        if let Some(c) = camera {
+            s.set_camera(c)?;
+        }
+        s.rebuild();
+        if let Some(a) = audio {
+            s.set_audio(a)?;
+        }
+        Ok(s)
+    }
+
+    /// Add a file as a drop does: a model joins the scene, a VMD with bone or morph keys
+    /// (or a VPD) goes to the last model, a VMD with only camera keys becomes the camera, a
+    /// song replaces the song. The position is kept.
+    pub fn add_file(&mut self, path: &Path) -> Result<Added, String> {
+        let added = self.load_file(path)?;
+        match added {
+            Added::Audio => {}
+            _ => self.rebuild(),
+        }
+        Ok(added)
+    }
+
+    fn load_file(&mut self, path: &Path) -> Result<Added, String> {
+        let ext = (path.extension().and_then(|e| e.to_str()))
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match ext.as_str() {
+            "pmx" | "pmd" => {
+                let asset = ModelAsset::load(path).map_err(|e| e.to_string())?;
+                self.messages.extend(asset.warnings().iter().cloned());
+                if self.demo {
+                    self.demo = false;
+                }
+                self.entries.push(Entry {
+                    asset: Arc::new(asset),
+                    motions: Vec::new(),
+                });
+                Ok(Added::Model)
+            }
+            "vmd" | "vpd" => {
+                let (motion, warnings) = MotionFile::read(path).map_err(|e| e.to_string())?;
+                self.messages.extend(warnings);
+                let camera_only = motion.vmd().is_some_and(|v| {
+                    v.bones.is_empty() && v.morphs.is_empty() && !v.cameras.is_empty()
+                });
+                if camera_only {
+                    return self.set_camera(path).map(|_| Added::Motion);
+                }
+                let Some(entry) = self.entries.last_mut() else {
+                    return Err(format!(
+                        "{}: a motion needs a model to dance it (drop a PMX or PMD first)",
+                        path.display()
+                    ));
+                };
+                entry.motions.push(motion);
+                Ok(Added::Motion)
+            }
+            "mp3" | "wav" | "ogg" | "flac" | "m4a" | "aac" => {
+                self.set_audio(path)?;
+                Ok(Added::Audio)
+            }
+            _ => Err(format!(
+                "{}: not a file odori plays (models: PMX, PMD; motions: VMD, VPD; songs: MP3, \
+                 WAV, OGG, FLAC, M4A)",
+                path.display()
+            )),
+        }
+    }
+
+    fn set_camera(&mut self, path: &Path) -> Result<(), String> {
+        camera_file(path).map_err(|e| e.to_string())?;
+        self.camera = Some(path.to_path_buf());
+        Ok(())
+    }
+
+    /// Decode the song and open the sound device; without one the clock runs silent on the
+    /// timeline and says so once.
+    fn set_audio(&mut self, path: &Path) -> Result<(), String> {
+        let pcm = odori_video::audio::decode_pcm(path).map_err(|e| e.to_string())?;
+        let now = self.timeline.now();
+        let pos = self.clock.position(now);
+        let playing = self.clock.is_playing();
+        let output: Option<Box<dyn AudioOutput>> =
+            match AlsaOutput::open(&audio_device(), Arc::new(pcm), self.timeline) {
+                Ok(o) => Some(Box::new(o)),
+                Err(why) => {
+                    self.messages.push(format!(
+                        "{}: playing silent on the system clock: {why}",
+                        path.display()
+                    ));
+                    None
+                }
+            };
+        self.clock = PlaybackClock::new(output);
+        self.clock.seek(pos, now);
+        if playing {
+            self.clock.play(now);
+        }
+        self.audio = Some(path.to_path_buf());
+        Ok(())
+    }
+
+    /// The scene and player anew from the files (the clock keeps its place).
+    pub fn rebuild(&mut self) {
+        let mut scene = if self.demo {
+            Scene::demo()
+        } else {
+            let mut scene = Scene::new();
+            for e in &self.entries {
+                let i = scene.add_model_files(e.asset.clone(), &e.motions);
+                let unbound = scene.models()[i].motion().unbound();
+                self.messages
+                    .extend(odori_playback::load::unmatched_summary(
+                        e.asset.label(),
+                        unbound,
+                    ));
+            }
+            scene.arrange_side_by_side();
+            scene
+        };
+        if let Some(c) = &self.camera {
+            // Read when it was added; a file changed since then is reported.
+            match camera_file(c) {
+                Ok(v) => scene.set_camera(&v),
+                Err(e) => self.messages.push(e.to_string()),
+            }
+        }
+        if let Some(a) = &self.audio {
+            scene.set_audio(a);
+        }
+        self.scene = Arc::new(scene);
+        self.rebuild_player();
+    }
+
+    /// The player anew (physics switched, or reset): pose state and physics start over.
+    pub fn rebuild_player(&mut self) {
+        let options = PlayerOptions {
+            physics: self.physics,
+            // A seek restarts physics settled where it lands, as MikuMikuDance does; playing
+            // on steps it frame to frame.
+            preroll: Preroll::Off,
+            ..PlayerOptions::default()
+        };
+        self.player = Player::new(self.scene.clone(), options);
+        self.messages.extend(self.player.warnings().iter().cloned());
+    }
+
+    /// The file names for the window title.
+    pub fn title(&self) -> String {
+        if self.demo {
+            return "odori — the embedded demo".into();
+        }
+        let names: Vec<&str> = self.entries.iter().map(|e| e.asset.label()).collect();
+        format!("odori — {}", names.join(", "))
+    }
+
+    pub fn model_count(&self) -> usize {
+        self.scene.models().len()
+    }
+
+    pub fn audio(&self) -> Option<&Path> {
+        self.audio.as_deref()
+    }
+}

@@ -1,0 +1,74 @@
+//! The player's own timing: per stage of a frame, smoothed for the panel and summed for the
+//! report printed when the window closes (how the README's figures were measured; nothing is
+//! asserted on time in tests).
+
+use std::time::Duration;
+
+/// The stages of a displayed frame.
+pub const STAGES: [&str; 6] = ["pose", "physics", "skinning", "draw", "present", "frame"];
+
+/// One frame's times per stage, in [`STAGES`] order.
+pub type FrameTimes = [Duration; 6];
+
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Smoothed milliseconds per stage (shown).
+    pub smooth_ms: [f64; 6],
+    /// Sums since measuring began, and the frames they cover.
+    sums: [Duration; 6],
+    counted: u64,
+    /// Frames shown in the current second, and the last complete second's count.
+    window_frames: u32,
+    window_start: f64,
+    pub fps: f64,
+    /// Timeline second when measuring began (the first second is skipped: warm-up).
+    measure_from: Option<f64>,
+    measured_seconds: f64,
+    /// Frames in which pose and physics ran (a paused picture only redraws).
+    pub evaluated: u64,
+}
+
+impl Stats {
+    /// Record a frame shown at timeline second `now`.
+    pub fn record(&mut self, now: f64, times: FrameTimes, evaluated: bool) {
+        for (s, t) in self.smooth_ms.iter_mut().zip(times) {
+            let ms = t.as_secs_f64() * 1e3;
+            *s = if *s == 0.0 { ms } else { *s * 0.9 + ms * 0.1 };
+        }
+        self.window_frames += 1;
+        if now - self.window_start >= 1.0 {
+            self.fps = self.window_frames as f64 / (now - self.window_start);
+            self.window_frames = 0;
+            self.window_start = now;
+        }
+        let from = *self.measure_from.get_or_insert(now + 1.0);
+        if now >= from {
+            for (s, t) in self.sums.iter_mut().zip(times) {
+                *s += t;
+            }
+            self.counted += 1;
+            self.measured_seconds = now - from;
+            if evaluated {
+                self.evaluated += 1;
+            }
+        }
+    }
+
+    /// Frames per second and mean milliseconds per stage since the first second.
+    pub fn summary(&self) -> String {
+        if self.counted == 0 || self.measured_seconds <= 0.0 {
+            return "timing: fewer than one second shown, nothing measured".into();
+        }
+        let n = self.counted as f64;
+        let stages: Vec<String> = (STAGES.iter().zip(self.sums))
+            .map(|(name, d)| format!("{name} {:.2} ms", d.as_secs_f64() * 1e3 / n))
+            .collect();
+        format!(
+            "timing: {} frames in {:.1} s after the first second, {:.1} fps; per frame: {}",
+            self.counted,
+            self.measured_seconds,
+            n / self.measured_seconds,
+            stages.join(", ")
+        )
+    }
+}

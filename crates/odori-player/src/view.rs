@@ -1,0 +1,245 @@
+//! The window's GPU side: the surface, the renderer drawing the scene offscreen, the blit
+//! that puts its frame on the surface, and egui's painter for the panels on top.
+
+use crate::blit::Blit;
+use odori_playback::Scene;
+use odori_playback::offline::renderer_for;
+use odori_render::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use odori_render::{Gpu, RenderOptions, Renderer, wgpu};
+use std::sync::Arc;
+use winit::window::Window;
+
+pub struct View {
+    pub window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    pub renderer: Renderer,
+    blit: Blit,
+    pub egui: egui_wgpu::Renderer,
+    /// Adapter name and backend, for the panel.
+    pub adapter: String,
+}
+
+impl View {
+    /// Open the GPU for `window` (an adapter that can present to it) and a renderer for
+    /// `scene` at the window's size.
+    pub fn new(window: Arc<Window>, scene: &Scene, vsync: bool) -> Result<View, String> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+        if wgpu::Backends::from_env().is_none() {
+            // Vulkan (lavapipe without a GPU) first, as the offline renderer does.
+            desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::GL;
+        }
+        let instance = wgpu::Instance::new(desc);
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| format!("cannot draw in the window: {e}"))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: Some(&surface),
+            apply_limit_buckets: false,
+        }))
+        .map_err(|e| {
+            format!(
+                "no GPU adapter can draw in this window ({e}); without a GPU install Mesa's \
+                 lavapipe: apt-get install mesa-vulkan-drivers libvulkan1"
+            )
+        })?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("odori play"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
+        let counts = |f| {
+            adapter
+                .get_texture_format_features(f)
+                .flags
+                .supported_sample_counts()
+        };
+        let depth = counts(DEPTH_FORMAT);
+        let mut sample_counts: Vec<u32> = (counts(COLOR_FORMAT).into_iter())
+            .filter(|c| depth.contains(c))
+            .collect();
+        if !sample_counts.contains(&1) {
+            sample_counts.push(1);
+        }
+        let adapter_name = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
+        let caps = surface.get_capabilities(&adapter);
+        // A surface that stores values as they are (no sRGB encoding) when there is one.
+        let format = (caps.formats.iter().copied())
+            .find(|f| !f.is_srgb())
+            .or(caps.formats.first().copied())
+            .ok_or("the window's surface offers no format")?;
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: if vsync {
+                wgpu::PresentMode::AutoVsync
+            } else {
+                wgpu::PresentMode::AutoNoVsync
+            },
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+            color_space: wgpu::SurfaceColorSpace::Auto,
+        };
+        surface.configure(&device, &config);
+        let gpu = Gpu {
+            device,
+            queue,
+            info,
+            sample_counts,
+        };
+        let renderer = new_renderer(scene, gpu, config.width, config.height);
+        let mut blit = Blit::new(&renderer.gpu.device, format);
+        blit.set_source(&renderer.gpu.device, renderer.color_view());
+        let egui = egui_wgpu::Renderer::new(
+            &renderer.gpu.device,
+            format,
+            egui_wgpu::RendererOptions::default(),
+        );
+        Ok(View {
+            window,
+            surface,
+            config,
+            renderer,
+            blit,
+            egui,
+            adapter: adapter_name,
+        })
+    }
+
+    /// A renderer for a changed scene (models added), on the same device.
+    pub fn replace_scene(&mut self, scene: &Scene) {
+        let g = &self.renderer.gpu;
+        let gpu = Gpu {
+            device: g.device.clone(),
+            queue: g.queue.clone(),
+            info: g.info.clone(),
+            sample_counts: g.sample_counts.clone(),
+        };
+        self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height);
+        self.blit
+            .set_source(&self.renderer.gpu.device, self.renderer.color_view());
+    }
+
+    /// Follow the window's new size.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        let (width, height) = (width.max(1), height.max(1));
+        if (width, height) == (self.config.width, self.config.height) {
+            return;
+        }
+        self.config.width = width;
+        self.config.height = height;
+        self.surface
+            .configure(&self.renderer.gpu.device, &self.config);
+        self.renderer.resize(width, height);
+        self.blit
+            .set_source(&self.renderer.gpu.device, self.renderer.color_view());
+    }
+
+    pub fn size(&self) -> (u32, u32) {
+        (self.config.width, self.config.height)
+    }
+
+    /// Put the renderer's last frame and egui's `paint` on the window. False when the surface
+    /// could not be drawn this time (minimised, being resized).
+    pub fn present(
+        &mut self,
+        paint: &[egui::ClippedPrimitive],
+        mut textures: egui::TexturesDelta,
+        pixels_per_point: f32,
+    ) -> bool {
+        let shown = self.draw(paint, &textures, pixels_per_point);
+        for id in &textures.free {
+            self.egui.free_texture(id);
+        }
+        // Every delta was applied above (egui checks that none is dropped unapplied).
+        textures.clear();
+        shown
+    }
+
+    fn draw(
+        &mut self,
+        paint: &[egui::ClippedPrimitive],
+        textures: &egui::TexturesDelta,
+        pixels_per_point: f32,
+    ) -> bool {
+        let device = &self.renderer.gpu.device;
+        let queue = &self.renderer.gpu.queue;
+        for (id, deltas) in &textures.set {
+            for delta in deltas {
+                self.egui.update_texture(device, queue, *id, delta);
+            }
+        }
+        let texture = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(device, &self.config);
+                return false;
+            }
+            _ => return false,
+        };
+        let target = texture.texture.create_view(&Default::default());
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [self.config.width, self.config.height],
+            pixels_per_point,
+        };
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("window"),
+        });
+        let extra = self
+            .egui
+            .update_buffers(device, queue, &mut encoder, paint, &screen);
+        {
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("window"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &target,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                })
+                .forget_lifetime();
+            self.blit.draw(&mut pass);
+            self.egui.render(&mut pass, paint, &screen);
+        }
+        queue.submit(extra.into_iter().chain([encoder.finish()]));
+        queue.present(texture);
+        true
+    }
+}
+
+fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32) -> Renderer {
+    renderer_for(
+        scene,
+        gpu,
+        RenderOptions {
+            width,
+            height,
+            // One frame in flight is enough: it is read back only for screenshots.
+            slots: 1,
+            ..RenderOptions::default()
+        },
+    )
+}
