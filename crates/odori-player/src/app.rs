@@ -480,7 +480,7 @@ impl App {
             self.dirty = false;
         }
         for path in std::mem::take(&mut self.pending_screenshot) {
-            let msg = save_screenshot(&view.renderer, path, at);
+            let msg = save_screenshot(crate::view::wgpu_of(&view.renderer), path, at);
             eprintln!("{msg}");
             self.session.messages.push(msg);
         }

@@ -5,7 +5,7 @@ use crate::blit::Blit;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
 use odori_render::target::{COLOR_FORMAT, DEPTH_FORMAT};
-use odori_render::{Gpu, RenderOptions, Renderer, wgpu};
+use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
 use winit::window::Window;
 
@@ -13,7 +13,9 @@ pub struct View {
     pub window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
-    pub renderer: Renderer,
+    /// Always the wgpu renderer (a window needs a surface); held as the playback library's
+    /// `AnyRenderer`, which its frames draw into.
+    pub renderer: AnyRenderer,
     blit: Blit,
     pub egui: egui_wgpu::Renderer,
     /// Adapter name and backend, for the panel.
@@ -101,13 +103,11 @@ impl View {
             sample_counts,
         };
         let renderer = new_renderer(scene, gpu, config.width, config.height);
-        let mut blit = Blit::new(&renderer.gpu.device, format);
-        blit.set_source(&renderer.gpu.device, renderer.color_view());
-        let egui = egui_wgpu::Renderer::new(
-            &renderer.gpu.device,
-            format,
-            egui_wgpu::RendererOptions::default(),
-        );
+        let r = wgpu_of(&renderer);
+        let mut blit = Blit::new(&r.gpu.device, format);
+        blit.set_source(&r.gpu.device, r.color_view());
+        let egui =
+            egui_wgpu::Renderer::new(&r.gpu.device, format, egui_wgpu::RendererOptions::default());
         Ok(View {
             window,
             surface,
@@ -121,7 +121,7 @@ impl View {
 
     /// A renderer for a changed scene (models added), on the same device.
     pub fn replace_scene(&mut self, scene: &Scene) {
-        let g = &self.renderer.gpu;
+        let g = &wgpu_of(&self.renderer).gpu;
         let gpu = Gpu {
             device: g.device.clone(),
             queue: g.queue.clone(),
@@ -129,8 +129,8 @@ impl View {
             sample_counts: g.sample_counts.clone(),
         };
         self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height);
-        self.blit
-            .set_source(&self.renderer.gpu.device, self.renderer.color_view());
+        let r = wgpu_of(&self.renderer);
+        self.blit.set_source(&r.gpu.device, r.color_view());
     }
 
     /// Follow the window's new size.
@@ -142,10 +142,12 @@ impl View {
         self.config.width = width;
         self.config.height = height;
         self.surface
-            .configure(&self.renderer.gpu.device, &self.config);
-        self.renderer.resize(width, height);
-        self.blit
-            .set_source(&self.renderer.gpu.device, self.renderer.color_view());
+            .configure(&wgpu_of(&self.renderer).gpu.device, &self.config);
+        if let Some(r) = self.renderer.gpu_renderer() {
+            r.resize(width, height);
+        }
+        let r = wgpu_of(&self.renderer);
+        self.blit.set_source(&r.gpu.device, r.color_view());
     }
 
     pub fn size(&self) -> (u32, u32) {
@@ -175,8 +177,8 @@ impl View {
         textures: &egui::TexturesDelta,
         pixels_per_point: f32,
     ) -> bool {
-        let device = &self.renderer.gpu.device;
-        let queue = &self.renderer.gpu.queue;
+        let device = &wgpu_of(&self.renderer).gpu.device;
+        let queue = &wgpu_of(&self.renderer).gpu.queue;
         for (id, deltas) in &textures.set {
             for delta in deltas {
                 self.egui.update_texture(device, queue, *id, delta);
@@ -230,10 +232,17 @@ impl View {
     }
 }
 
-fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32) -> Renderer {
+/// The wgpu renderer inside the window's `AnyRenderer` (built from a GPU device, it is one).
+pub fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
+    renderer
+        .as_gpu()
+        .expect("the window's renderer is made from a GPU device")
+}
+
+fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32) -> AnyRenderer {
     renderer_for(
         scene,
-        gpu,
+        Device::Gpu(gpu),
         RenderOptions {
             width,
             height,

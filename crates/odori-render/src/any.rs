@@ -150,6 +150,14 @@ impl AnyRenderer {
     }
 
     /// The wgpu renderer, when this is one (GPU skinning records into its frames).
+    /// The wgpu renderer, when this is one (a window presents from its texture).
+    pub fn as_gpu(&self) -> Option<&Renderer> {
+        match self {
+            AnyRenderer::Gpu(r) => Some(r),
+            AnyRenderer::Cpu(_) => None,
+        }
+    }
+
     pub fn gpu_renderer(&mut self) -> Option<&mut Renderer> {
         match self {
             AnyRenderer::Gpu(r) => Some(r),

@@ -152,7 +152,7 @@ fn offline_frame(scene: Scene, frame: f64) -> Option<image::RgbaImage> {
     player.evaluate_at(frame, &mut f);
     let mut renderer = renderer_for(
         &scene,
-        gpu,
+        odori_render::Device::Gpu(gpu),
         RenderOptions {
             width: W,
             height: H,

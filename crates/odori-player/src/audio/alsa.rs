@@ -218,7 +218,7 @@ fn write_loop(handle: &mut Handle, pcm: &Pcm, shared: &Shared, timeline: Timelin
     loop {
         let (cursor, generation) = {
             let mut s = shared.lock();
-            while !s.quit && !(s.playing && s.cursor < total) {
+            while !(s.quit || s.playing && s.cursor < total) {
                 if !flushed {
                     drop(s);
                     handle.flush();

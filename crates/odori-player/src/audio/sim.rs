@@ -75,7 +75,7 @@ impl SimDevice {
         let (t0, song0) = s.started?;
         let d = self.device_elapsed(t0, s.now);
         (d >= self.settings.latency)
-            .then(|| song0 + d - self.settings.latency)
+            .then_some(song0 + d - self.settings.latency)
             .filter(|&p| p <= self.settings.length)
     }
 }

@@ -9,7 +9,7 @@ use odori_playback::offline::{self, FrameRange, Skinning};
 use odori_playback::sink::{FrameSink, Mp4Sink, PngSink};
 use odori_playback::{Player, PlayerOptions, Preroll};
 use odori_render::{Backend, Device, RenderOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
