@@ -16,6 +16,9 @@ use crate::sjis::SjisName;
 pub const MAGIC_V2: &[u8] = b"Vocaloid Motion Data 0002";
 /// The magic of the first VMD version, whose model name field is 10 bytes.
 pub const MAGIC_V1: &[u8] = b"Vocaloid Motion Data file";
+/// Bytes of one bone key record (name 15, frame 4, translation 12, rotation 16,
+/// interpolation 64): most of a dance's file, so a file's size follows from its key count.
+pub const BONE_KEY_SIZE: usize = 111;
 
 /// A cubic Bezier easing curve from (0,0) to (1,1), control points in 0..=1.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,8 +7,8 @@
 //! would start is complete. A file that ends inside a count or a record is truncated.
 
 use super::{
-    BoneKey, CameraKey, IkState, LightKey, MAGIC_V1, MAGIC_V2, MorphKey, PropertyKey,
-    SelfShadowKey, Vmd,
+    BONE_KEY_SIZE, BoneKey, CameraKey, IkState, LightKey, MAGIC_V1, MAGIC_V2, MorphKey,
+    PropertyKey, SelfShadowKey, Vmd,
 };
 use crate::cursor::Cursor;
 use crate::error::{Diagnostic, ErrorKind, Format, Result};
@@ -26,8 +26,6 @@ pub(crate) const SECTIONS: [&str; 6] = [
 
 /// Smallest record of each section, to bound counts before allocating.
 const MIN_RECORD: [usize; 6] = [BONE_KEY_SIZE, 23, 61, 28, 9, 9];
-
-const BONE_KEY_SIZE: usize = 111;
 
 /// One property key's IK entry: name 20 + enabled flag.
 const IK_STATE_SIZE: usize = 21;

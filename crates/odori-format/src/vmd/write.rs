@@ -5,7 +5,9 @@
 //! stop after the camera section as MMD's camera exports do.
 
 use super::read::SECTIONS;
-use super::{BoneKey, CameraKey, LightKey, MorphKey, PropertyKey, SelfShadowKey, Vmd};
+use super::{
+    BONE_KEY_SIZE, BoneKey, CameraKey, LightKey, MorphKey, PropertyKey, SelfShadowKey, Vmd,
+};
 use crate::error::{Format, Result};
 use crate::sink::Sink;
 
@@ -62,7 +64,7 @@ pub fn write(vmd: &Vmd) -> Result<Vec<u8>> {
 fn estimate_size(vmd: &Vmd) -> usize {
     HEADER_SIZE
         + 6 * 4
-        + vmd.bones.len() * 111
+        + vmd.bones.len() * BONE_KEY_SIZE
         + vmd.morphs.len() * 23
         + vmd.cameras.len() * 61
         + vmd.lights.len() * 28

@@ -14,7 +14,7 @@ const RATES: [u32; 12] = [
     96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000,
 ];
 
-pub(crate) fn encode(pcm: &Pcm) -> Result<AudioTrack, AudioError> {
+pub(crate) fn encode(pcm: Pcm) -> Result<AudioTrack, AudioError> {
     let fail =
         |what: &str, e: fdk_aac::enc::EncoderError| AudioError::Encode(format!("{what}: {e}"));
     if !RATES.contains(&pcm.sample_rate) {
@@ -48,7 +48,7 @@ pub(crate) fn encode(pcm: &Pcm) -> Result<AudioTrack, AudioError> {
 
     // The encoder holds back `delay` samples: feed silence after the song until every song
     // sample has come out in some access unit (FDK's flush call is not exposed by the crate).
-    let mut input = pcm.samples.clone();
+    let mut input = pcm.samples;
     input.resize(input.len() + (delay as usize + 2 * FRAME) * channels, 0);
     let mut out = vec![0u8; info.maxOutBufBytes.max(8192) as usize];
     let mut frames = Vec::with_capacity(frames_in / FRAME + 4);

@@ -118,7 +118,7 @@ pub fn track(
         mp3::cut(path, &mut source, range)
     } else {
         let pcm = source.decode_range(path, range)?;
-        aac::encode(&pcm)
+        aac::encode(pcm)
     }
 }
 
