@@ -6,7 +6,9 @@
 //! - `cli_gene_light_0900.png`, blessed from the CPU-skinned render: `--range 900:900` with
 //!   CPU and with GPU skinning. Physics is simulated from frame 0 (settled) up to 900, so this
 //!   is frame 900 of the whole video; and it is: a `--range 0:900` render into a folder ends
-//!   on the same picture, within the same rule.
+//!   on the same picture, within the same rule. miku_v2.pmd, whose twin tails reach her
+//!   knees, is held the same way at frame 2500 of the song (no golden file: the still against
+//!   the whole range, and a control without physics that must fail).
 //! - `cli_gene_light_0900_settle0.png`: `--settle 0`, physics started at frame 900 itself
 //!   (reset onto its pose, sixty settling steps): the command's output before the settled
 //!   start and the pre-roll, and this file was its golden then.
@@ -40,8 +42,14 @@ struct Files {
 
 /// The shared files, when there and when Bullet is.
 fn files() -> Option<Files> {
+    files_for("assets/gene/Gene_light.pmx")
+}
+
+/// `model` (a path under ../shared) with wavefile_v2 and its camera, when there and when
+/// Bullet is.
+fn files_for(model: &str) -> Option<Files> {
     let (Some(model), Some(motion), Some(camera)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared(model),
         odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
         odori_testkit::shared("assets/wavefile/wavefile_camera.vmd"),
     ) else {
@@ -70,7 +78,8 @@ fn temp(name: &str) -> PathBuf {
     path
 }
 
-/// `odori render` of the files at 256×256, `--msaa 1`, with `args` and `-o out`.
+/// `odori render` of the files at 256×256, `--msaa 1`, with `args` and `-o out`; it must
+/// run with physics unless `args` turn it off.
 fn render(f: &Files, args: &[&str], out: &Path) {
     let run = Command::new(env!("CARGO_BIN_EXE_odori"))
         .arg("render")
@@ -87,7 +96,7 @@ fn render(f: &Files, args: &[&str], out: &Path) {
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "odori render {args:?}:\n{err}");
     assert!(
-        !err.contains("without physics"),
+        args.contains(&"--no-physics") || !err.contains("without physics"),
         "{args:?} ran without physics:\n{err}"
     );
 }
@@ -158,4 +167,38 @@ fn gene_light_still_900_is_frame_900_of_the_whole_range() {
     let (figures, _) = golden::compare(&last, &alone);
     eprintln!("--range 900:900 against frame 900 of --range 0:900: {figures:?}");
     assert!(figures.pass(LIMITS), "{figures:?}");
+}
+
+/// A still deep into a song is the video's frame, for a model with long hair: miku_v2's twin
+/// tails, which hang to her knees and swing through the whole of wavefile_v2. `--range
+/// 2500:2500` simulates physics from frame 0 (settled) up to 2500 on its own; a `--range
+/// 0:2500` folder plays every frame. Its last picture must be the still within the golden
+/// rule. The same still without physics must fail that rule, or the hair would not show in
+/// the picture and the comparison would hold nothing.
+#[test]
+fn miku_v2_still_2500_is_frame_2500_of_the_whole_range() {
+    let Some(f) = files_for("assets/miku_v2/miku_v2.pmd") else {
+        return;
+    };
+    let args = ["--range", "2500:2500", "--skinning", "cpu"];
+    let alone = still(&f, &args, "miku_alone.png");
+    let dir = temp("miku_range_0_2500");
+    std::fs::create_dir_all(&dir).unwrap();
+    render(&f, &["--range", "0:2500", "--skinning", "cpu"], &dir);
+    let last = image::open(dir.join("frame_02500.png")).unwrap().to_rgba8();
+    assert!(!dir.join("frame_02501.png").exists());
+    let (figures, _) = golden::compare(&last, &alone);
+    eprintln!("miku_v2: --range 2500:2500 against frame 2500 of --range 0:2500: {figures:?}");
+    assert!(figures.pass(LIMITS), "{figures:?}");
+
+    let still_args = [&args[..], &["--no-physics"]].concat();
+    let rigid = still(&f, &still_args, "miku_no_physics.png");
+    let (control, _) = golden::compare(&last, &rigid);
+    eprintln!("miku_v2: frame 2500 against the same still without physics: {control:?}");
+    assert!(
+        !control.pass(LIMITS),
+        "frame 2500 without physics passes as the video's frame: the hair is not in the \
+         picture, so the comparison above proved nothing ({control:?})"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

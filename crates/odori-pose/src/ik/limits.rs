@@ -88,10 +88,10 @@ pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3
         if s == 0.0 {
             -s
         } else {
-            (-s).asin().clamp(-MIDDLE_CAP, MIDDLE_CAP)
+            super::trig::lib_asin(-s).clamp(-MIDDLE_CAP, MIDDLE_CAP)
         }
     };
-    let cos = |a: f32| if a == 0.0 { 1.0 } else { a.cos() };
+    let cos = |a: f32| if a == 0.0 { 1.0 } else { libm::cosf(a) };
     let order = euler_order(l);
     let side = |i: usize, y: f32, x: f32| outer_angle(l, i, y, x);
     // The angle about the axis the order applies first, from the entries

@@ -4,7 +4,7 @@
 use super::d3dx::{dot, normalize, then, to_frame};
 use super::limits::{clamp_euler, first_applied_angle, into_range, unit_axis};
 use super::plan::SingleAxis;
-use super::trig::{acos, atan2};
+use super::trig::{self, acos, atan2};
 use crate::fk;
 use crate::model::LinkLimits;
 use crate::unfused;
@@ -74,7 +74,7 @@ impl Step {
         if self.cap > 0.0 {
             half = half.clamp(-self.cap * 0.5, self.cap * 0.5);
         }
-        let (s, c) = (half.sin(), half.cos());
+        let (s, c) = trig::lib_sin_cos(half);
         let turn = Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c);
         Some(then(current, turn))
     }
@@ -113,7 +113,7 @@ impl Step {
         if angle.abs() < TINY {
             return None;
         }
-        let turn = Quat::from_axis_angle(axis.into(), self.capped(angle));
+        let turn = axis_angle_turn(axis, self.capped(angle));
         Some(unfused::quat_mul(current, turn).normalize())
     }
 
@@ -220,10 +220,12 @@ pub(super) fn first_applied_turn(axis: Vec3A, angle: f32, order: usize) -> f32 {
     first_applied_of(axis_angle_turn(axis, angle), order)
 }
 
-/// The turn about unit `axis` by `angle` (glam's, as MMD builds it from axis and angle).
+/// The turn about unit `axis` by `angle`, as glam's `Quat::from_axis_angle` (and MMD) build
+/// it, with [`trig::lib_sin_cos`] of the half angle.
 #[inline]
 pub(super) fn axis_angle_turn(axis: Vec3A, angle: f32) -> Quat {
-    Quat::from_axis_angle(axis.into(), angle)
+    let (s, c) = trig::lib_sin_cos(angle * 0.5);
+    Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c)
 }
 
 /// The angle about the axis Euler order `order` applies first of rotation `turn`.

@@ -74,6 +74,22 @@ fn cos_kernel(r: f64) -> f64 {
     w + (((1.0 - w) - half) + p)
 }
 
+/// The f32 sine and cosine the IK takes from a library (the turn about an axis by an angle,
+/// as glam builds it), from the `libm` crate on every target. The platform's own differ by
+/// an ulp on some arguments (glibc natively, compiler-builtins' port in wasm32), and that ulp
+/// grows through a leg solve to a hundredth of a unit: a web page must pose as the command
+/// line does.
+#[inline]
+pub(crate) fn lib_sin_cos(x: f32) -> (f32, f32) {
+    (libm::sinf(x), libm::cosf(x))
+}
+
+/// The f32 arc-sine of the Euler limits' middle angle, from `libm` for the same reason.
+#[inline]
+pub(super) fn lib_asin(x: f32) -> f32 {
+    libm::asinf(x)
+}
+
 /// (sin x, cos x) in f64, rounded to f32.
 #[inline]
 pub(super) fn sin_cos(x: f32) -> (f32, f32) {
@@ -82,7 +98,7 @@ pub(super) fn sin_cos(x: f32) -> (f32, f32) {
     }
     let x = x as f64;
     if x.is_nan() || x.abs() >= REDUCE_LIMIT {
-        let (s, c) = x.sin_cos();
+        let (s, c) = (libm::sin(x), libm::cos(x));
         return (s as f32, c as f32);
     }
     let (s, c) = sin_cos_f64(x);
@@ -164,7 +180,7 @@ pub(super) fn atan2(y: f32, x: f32) -> f32 {
     let (ay, ax) = (yd.abs(), xd.abs());
     // Zeros, infinities and NaNs: the library's conventions.
     if !(ay > 0.0 && ax > 0.0 && ay.is_finite() && ax.is_finite()) {
-        return yd.atan2(xd) as f32;
+        return libm::atan2(yd, xd) as f32;
     }
     atan2_f64(yd, xd) as f32
 }

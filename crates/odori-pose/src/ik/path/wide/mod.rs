@@ -258,10 +258,10 @@ fn visit(
                 let unit = normalize(parent_cross);
                 let long_enough = bits(_mm256_cmp_ps::<_CMP_GT_OQ>(dot(unit, unit), epsilon));
                 // `step::first_applied_turn`: the turn about the unit axis by the capped
-                // angle, as glam builds it (the library's f32 sine and cosine of half the
-                // angle), and the angle about the axis the Euler order applies first.
+                // angle, as glam builds it (`trig::lib_sin_cos` of half the angle), and the
+                // angle about the axis the Euler order applies first.
                 let half = lanes(mul(capped(angle_of(cosine), plan.cap), splat(0.5)));
-                let sc = half.map(f32::sin_cos);
+                let sc = half.map(crate::ik::trig::lib_sin_cos);
                 let (sine, cosine) = (from_lanes(&sc.map(|p| p.0)), from_lanes(&sc.map(|p| p.1)));
                 let turn = [
                     mul(unit.x, sine),
