@@ -305,10 +305,36 @@ impl App {
         Projection::new(&self.shown_camera(), size)
     }
 
-    /// The model under window pixel `at` (the nearest whose posed box holds it).
+    /// The model under window pixel `at`: the one whose posed skin the ray through it meets
+    /// first, else the nearest whose posed box holds it (boxes of dancers side by side
+    /// overlap, the skin does not).
     fn model_at(&self, at: (f32, f32)) -> Option<usize> {
+        let projection = self.projection();
+        let (origin, dir) = projection.ray(at.0, at.1);
+        if let Some((i, _)) = self.skin_hit(origin, dir) {
+            return Some(i);
+        }
         let boxes = self.frame.models().iter().map(|m| m.bounds());
-        pick::box_under(&self.projection(), boxes, at)
+        pick::box_under(&projection, boxes, at)
+    }
+
+    /// The model whose posed skin the ray (`origin`, `dir`) meets first, and how far along.
+    fn skin_hit(&self, origin: Vec3, dir: Vec3) -> Option<(usize, f32)> {
+        let models = self.session.scene.models().iter().zip(self.frame.models());
+        let mut best: Option<(usize, f32)> = None;
+        for (i, (sm, mf)) in models.enumerate() {
+            if !mf.visible() || pick::ray_box(origin, dir, mf.bounds()).is_none() {
+                continue;
+            }
+            let positions = &mf.vertices().positions;
+            let indices = &sm.asset().render().indices;
+            if let Some(t) = pick::ray_mesh(origin, dir, positions, indices)
+                && best.is_none_or(|(_, b)| t < b)
+            {
+                best = Some((i, t));
+            }
+        }
+        best
     }
 
     /// Turn the orbit camera about the point of a model under window pixel (`x`, `y`): the
@@ -316,30 +342,13 @@ impl App {
     /// it meets, else the dancers' middle.
     fn refocus(&mut self, x: f32, y: f32) {
         let (origin, dir) = self.projection().ray(x, y);
-        let scene = &self.session.scene;
-        let mut skin: Option<f32> = None;
-        let mut boxed: Option<(f32, Vec3)> = None;
-        for (sm, mf) in scene.models().iter().zip(self.frame.models()) {
-            let b = mf.bounds();
-            let Some(t_box) = pick::ray_box(origin, dir, b) else {
-                continue;
-            };
-            if boxed.is_none_or(|(t, _)| t_box < t) {
-                boxed = Some((t_box, (b.0 + b.1) * 0.5));
-            }
-            let positions = &mf.vertices().positions;
-            if mf.visible()
-                && let Some(t) =
-                    pick::ray_mesh(origin, dir, positions, &sm.asset().render().indices)
-                && skin.is_none_or(|s| t < s)
-            {
-                skin = Some(t);
-            }
-        }
+        let boxed = (self.frame.models().iter())
+            .filter_map(|m| pick::ray_box(origin, dir, m.bounds()).map(|t| (t, m.bounds())))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
         let (lo, hi) = self.frame.bounds();
-        let point = match (skin, boxed) {
-            (Some(t), _) => origin + dir * t,
-            (None, Some((_, centre))) => centre,
+        let point = match (self.skin_hit(origin, dir), boxed) {
+            (Some((_, t)), _) => origin + dir * t,
+            (None, Some((_, (blo, bhi)))) => (blo + bhi) * 0.5,
             (None, None) => (lo + hi) * 0.5,
         };
         self.take_orbit_camera();
@@ -530,9 +539,11 @@ impl App {
         while let Some(c) = self.script.pop_front() {
             match c {
                 Command::Do(a) => {
-                    let quit = a == Action::Quit;
+                    // A screenshot is saved by this redraw: the lines after it wait for the
+                    // next, or it would show what they change.
+                    let stop = matches!(a, Action::Quit | Action::Screenshot(_));
                     self.act(a, event_loop);
-                    if quit {
+                    if stop {
                         return;
                     }
                 }

@@ -151,7 +151,8 @@ mod tests {
         let (o, d) = p.ray(320.0, 240.0);
         let to_target = (cam.target - o).normalize();
         assert!(d.dot(to_target) > 0.99999, "{d} vs {to_target}");
-        assert!((o - cam.eye()).normalize().dot(-d) > 0.99999);
+        // The origin is on the near plane, straight ahead of the eye.
+        assert!((o - cam.eye()).normalize().dot(d) > 0.99999);
     }
 
     /// Two boxes side by side: a point over each picks it; a point over both picks the

@@ -295,7 +295,7 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
 /// sections).
 fn morph_vmd(path: &Path, name: &str, weight: f32) {
     let mut b = Vec::new();
-    let mut fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
+    let fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
         let mut f = bytes.to_vec();
         f.resize(n, 0);
         b.extend_from_slice(&f);
@@ -325,8 +325,8 @@ fn morph_slider_and_bone_pick_show_on_the_picture() {
     };
     let Some(x) = xvfb() else { return };
     let dir = temp_dir("morph");
-    // 右袖縮小 shrinks the right sleeve: a vertex morph over a large area.
-    let morph = "右袖縮小";
+    // 笑顔(総, the whole smiling face (a group morph: eyes, brows, mouth).
+    let morph = "笑顔(総";
     let script = format!(
         "pause\nwait 2\nscreenshot plain.png\nmorph {morph} 1\nwait 2\nscreenshot morph.png\n\
          bone 頭\nwait 1\nstatus\nmorph reset\nbone none\nwait 1\nstatus\nquit\n"
@@ -405,12 +405,13 @@ fn drops_go_to_the_model_under_the_cursor_and_double_click_refocuses() {
     };
     let face = pixel_of(&camera, head + glam::Vec3::Y);
     let script = format!(
-        "pause\nwait 2\ndrop {m} at {} {}\nwait 2\nstatus\ndrop {m} at {} {}\nwait 2\nstatus\n\
-         drop {m} at 1 1\nwait 2\nstatus\ndoubleclick {} {}\nwait 2\nstatus\nquit\n",
-        p1.0,
-        p1.1,
+        // Where no model is first, while both stand at rest in their boxes.
+        "pause\nwait 2\ndrop {m} at 1 1\nwait 2\nstatus\ndrop {m} at {} {}\nwait 2\nstatus\n\
+         drop {m} at {} {}\nwait 2\nstatus\ndoubleclick {} {}\nwait 2\nstatus\nquit\n",
         p0.0,
         p0.1,
+        p1.0,
+        p1.1,
         face.0,
         face.1,
         m = motion.display(),
@@ -418,12 +419,12 @@ fn drops_go_to_the_model_under_the_cursor_and_double_click_refocuses() {
     let (stdout, stderr) = play(&x, &dir, &script, &[&model, &model]);
     let s = statuses(&stdout);
     assert_eq!(s.len(), 4, "{stdout}\n{stderr}");
-    assert_eq!(s[0]["motions"], "0,1", "dropped on model 1: {stdout}");
-    assert_eq!(s[1]["motions"], "1,1", "dropped on model 0: {stdout}");
     assert_eq!(
-        s[2]["motions"], "1,2",
+        s[0]["motions"], "0,1",
         "dropped on no model: the last: {stdout}"
     );
+    assert_eq!(s[1]["motions"], "1,1", "dropped on model 0: {stdout}");
+    assert_eq!(s[2]["motions"], "1,2", "dropped on model 1: {stdout}");
     assert_eq!(s[3]["camera"], "orbit");
     let t: Vec<f32> = (s[3]["target"].split(','))
         .map(|v| v.parse().unwrap())
