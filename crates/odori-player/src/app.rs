@@ -125,6 +125,10 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         options,
     };
     app.session.messages.clear();
+    if let Some(m) = crate::fonts::add_japanese(&app.egui_ctx) {
+        eprintln!("{m}");
+        app.session.messages.push(m);
+    }
     event_loop
         .run_app(&mut app)
         .map_err(|e| PlayerError::NoDisplay(e.to_string()))?;
@@ -337,22 +341,16 @@ impl App {
         best
     }
 
-    /// Turn the orbit camera about the point of a model under window pixel (`x`, `y`): the
-    /// nearest triangle of the posed skin the ray meets, else the middle of the nearest box
-    /// it meets, else the dancers' middle.
+    /// Turn the orbit camera about the point of a model's skin under window pixel (`x`,
+    /// `y`) (the nearest triangle of the posed mesh the ray meets). Off every model the view
+    /// stays as it is: the skeleton's boxes reach far past the body (helper and IK bones), so
+    /// their middles would be no place to look at.
     fn refocus(&mut self, x: f32, y: f32) {
         let (origin, dir) = self.projection().ray(x, y);
-        let boxed = (self.frame.models().iter())
-            .filter_map(|m| pick::ray_box(origin, dir, m.bounds()).map(|t| (t, m.bounds())))
-            .min_by(|a, b| a.0.total_cmp(&b.0));
-        let (lo, hi) = self.frame.bounds();
-        let point = match (self.skin_hit(origin, dir), boxed) {
-            (Some((_, t)), _) => origin + dir * t,
-            (None, Some((_, (blo, bhi)))) => (blo + bhi) * 0.5,
-            (None, None) => (lo + hi) * 0.5,
-        };
-        self.take_orbit_camera();
-        self.orbit.focus(point);
+        if let Some((_, t)) = self.skin_hit(origin, dir) {
+            self.take_orbit_camera();
+            self.orbit.focus(origin + dir * t);
+        }
     }
 
     /// Where the picked bone is and which way its axes point, on the picture (egui points).
@@ -459,8 +457,10 @@ impl App {
             }
             Action::SelectModel(n) => {
                 if n < self.session.model_count() {
+                    if n != self.selected {
+                        self.bone = None;
+                    }
                     self.selected = n;
-                    self.bone = None;
                 } else {
                     let msg = format!(
                         "there is no model {n} (0 to {})",

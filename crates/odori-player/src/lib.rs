@@ -12,6 +12,7 @@ pub mod actions;
 mod app;
 pub mod audio;
 mod blit;
+mod fonts;
 pub mod orbit;
 mod panel;
 pub mod pick;

@@ -61,19 +61,22 @@ pub fn show(ui: &mut egui::Ui, s: &PanelState<'_>, actions: &mut Vec<Action>) {
     }
     egui::Panel::bottom("timeline").show(ui, |ui| {
         ui.horizontal(|ui| {
-            if ui.button(if s.playing { "⏸" } else { "▶" }).clicked() {
+            if ui
+                .button(if s.playing { "pause" } else { "play" })
+                .clicked()
+            {
                 actions.push(Action::TogglePause);
             }
-            if ui.button("⏮").clicked() {
+            if ui.button("|<").clicked() {
                 actions.push(Action::Home);
             }
-            if ui.button("◀").clicked() {
+            if ui.button("<").clicked() {
                 actions.push(Action::Step(-1));
             }
-            if ui.button("▶|").clicked() {
+            if ui.button(">").clicked() {
                 actions.push(Action::Step(1));
             }
-            if ui.button("⏭").clicked() {
+            if ui.button(">|").clicked() {
                 actions.push(Action::End);
             }
             ui.monospace(format!(
