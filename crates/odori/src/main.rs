@@ -294,8 +294,9 @@ dance plays silent on the system clock.")]
         /// a 1024-texel shadow map.
         #[arg(long)]
         fast: bool,
-        /// Commands to run, one a line (drop FILE, pause, play, seek N, key NAME, wait N|Ns,
-        /// screenshot PATH, status, quit): for tests and demos.
+        /// Commands to run, one a line (drop FILE [at X Y], pause, play, seek N, key NAME,
+        /// wait N|Ns, screenshot PATH, status, model N, morph NAME WEIGHT|off|reset,
+        /// bone NAME|none, doubleclick X Y, quit): for tests and demos.
         #[arg(long, value_name = "FILE")]
         script: Option<PathBuf>,
     },
