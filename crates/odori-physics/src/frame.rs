@@ -55,6 +55,22 @@ impl PhysicsWorld {
         Ok(())
     }
 
+    /// Step on from the last frame to `frame` however far ahead it is, where
+    /// [`Self::simulate`] would reset after a gap over `max_frame_gap`: a real-time player
+    /// that draws fewer frames than MMD's 30 a second is still playing on, not seeking (the
+    /// world runs at most `max_substeps` fixed steps, so it falls behind in slow motion rather
+    /// than restarting every frame). No last frame, or `frame` before it: as
+    /// [`Self::simulate`].
+    pub fn simulate_on(&mut self, model: &Model, inst: &mut Instance, frame: f32) {
+        match self.last_frame {
+            Some(last) if frame >= last => {
+                self.step(model, inst, (frame - last) / FPS);
+                self.last_frame = Some(frame);
+            }
+            _ => self.simulate(model, inst, frame),
+        }
+    }
+
     /// Forget the previous frame: the next [`PhysicsWorld::simulate`] resets the world.
     pub fn invalidate(&mut self) {
         self.last_frame = None;

@@ -6,7 +6,7 @@ use crate::frame::{Frame, ModelFrame, skeleton_bounds};
 use crate::scene::Scene;
 use glam::{Vec3, Vec3A};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
-use odori_pose::{Instance, Model, Motion};
+use odori_pose::{Instance, Model, Motion, Stage};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -124,6 +124,10 @@ pub struct Player {
     options: PlayerOptions,
     warnings: Vec<String>,
     times: EvalTimes,
+    /// The position was moved by [`Player::play_on`] (real-time playing), not a seek.
+    playing_on: bool,
+    /// Morph weights set by hand over the motion's: (model, morph, weight).
+    overrides: Vec<(usize, usize, f32)>,
 }
 
 impl Player {
@@ -176,6 +180,8 @@ impl Player {
             options,
             warnings,
             times: EvalTimes::default(),
+            playing_on: false,
+            overrides: Vec::new(),
         }
     }
 
@@ -220,6 +226,42 @@ impl Player {
         } else {
             0.0
         };
+        self.playing_on = false;
+    }
+
+    /// Move on to `frame` as real-time playing does: like [`Player::seek`], except that
+    /// physics steps on from the last frame however far ahead `frame` is (a window drawing
+    /// 6 frames a second jumps 5 MMD frames at a time, which a seek would take for a jump and
+    /// restart physics on every frame). A frame before the last one is a seek.
+    pub fn play_on(&mut self, frame: f64) {
+        self.seek(frame);
+        self.playing_on = true;
+    }
+
+    /// Hold morph `morph` of model `model` at `weight` over what the motion says (`None`:
+    /// the motion's again), from the next evaluation on: a front end's morph slider.
+    /// Indices out of range are ignored.
+    pub fn set_morph_override(&mut self, model: usize, morph: usize, weight: Option<f32>) {
+        let Some(m) = self.scene.models().get(model) else {
+            return;
+        };
+        if morph >= m.asset().pose().morph_count() {
+            return;
+        }
+        self.overrides.retain(|&(a, b, _)| (a, b) != (model, morph));
+        if let Some(w) = weight.filter(|w| w.is_finite()) {
+            self.overrides.push((model, morph, w));
+        }
+    }
+
+    /// The morph weights held by hand: (model, morph, weight), in the order they were set.
+    pub fn morph_overrides(&self) -> &[(usize, usize, f32)] {
+        &self.overrides
+    }
+
+    /// Let every morph follow the motion again.
+    pub fn clear_morph_overrides(&mut self) {
+        self.overrides.clear();
     }
 
     /// Move the clock on by `seconds` of real time (30 MMD frames per second).
@@ -253,27 +295,36 @@ impl Player {
         let scene = &self.scene;
         let options = &self.options;
         let mut times = EvalTimes::default();
-        for ((m, d), o) in (scene.models().iter())
+        let overrides = &self.overrides;
+        for (i, ((m, d), o)) in (scene.models().iter())
             .zip(&mut self.dancers)
             .zip(&mut out.models)
+            .enumerate()
         {
             let model = m.asset().pose();
             let motion = m.motion();
             let t = Instant::now();
+            // Playing on steps physics on from the last frame, whatever the gap.
+            let steps_on = self.playing_on
+                && (d.physics.as_ref())
+                    .and_then(|w| w.last_frame())
+                    .is_some_and(|last| frame >= last);
             let start_here = match &mut d.physics {
-                Some(world) => catch_up(world, model, motion, &mut d.inst, frame, options),
-                None => false,
+                Some(world) if !steps_on => {
+                    catch_up(world, model, motion, &mut d.inst, frame, options)
+                }
+                _ => false,
             };
             let t_pose = Instant::now();
             times.physics += t_pose - t;
-            d.inst
-                .before_physics(model, motion, frame)
-                .expect("the player sized each instance for its scene model and motion");
+            pose_before_physics(&mut d.inst, model, motion, frame, overrides, i);
             let t_physics = Instant::now();
             times.pose += t_physics - t_pose;
             if let Some(world) = &mut d.physics {
                 if start_here {
                     world.start(model, &mut d.inst, frame, options.settle);
+                } else if steps_on {
+                    world.simulate_on(model, &mut d.inst, frame);
                 } else {
                     world.simulate(model, &mut d.inst, frame);
                 }
@@ -303,6 +354,31 @@ impl Player {
     pub fn evaluate_at(&mut self, frame: f64, out: &mut Frame) {
         self.seek(frame);
         self.evaluate(out);
+    }
+}
+
+/// Sample, morph and run the before-physics pass for model `index`, with the morph weights
+/// `overrides` holds for it put in place of the sampled ones before the morphs apply.
+fn pose_before_physics(
+    inst: &mut Instance,
+    model: &Model,
+    motion: &Motion,
+    frame: f32,
+    overrides: &[(usize, usize, f32)],
+    index: usize,
+) {
+    const SIZED: &str = "the player sized each instance for its scene model and motion";
+    if !overrides.iter().any(|o| o.0 == index) {
+        inst.before_physics(model, motion, frame).expect(SIZED);
+        return;
+    }
+    inst.run_stage(model, motion, frame, Stage::Sample)
+        .expect(SIZED);
+    for &(_, m, w) in overrides.iter().filter(|o| o.0 == index) {
+        inst.set_morph_weight(m, w);
+    }
+    for stage in [Stage::Morphs, Stage::BeforePhysics] {
+        inst.run_stage(model, motion, frame, stage).expect(SIZED);
     }
 }
 

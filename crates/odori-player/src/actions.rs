@@ -23,8 +23,21 @@ pub enum Action {
     Fullscreen,
     /// Save the current frame as PNG (no path: `odori-<frame>.png` in the working folder).
     Screenshot(Option<PathBuf>),
-    /// A file dropped on the window (or named by a script's `drop`).
-    Drop(PathBuf),
+    /// A file dropped on the window (or named by a script's `drop`), at a window pixel
+    /// when known (a motion goes to the model under it).
+    Drop(PathBuf, Option<(f32, f32)>),
+    /// Hold a morph of the selected model (by name) at a weight over the motion's; `None`:
+    /// the motion's weight again.
+    Morph(String, Option<f32>),
+    /// Every morph back to the motion's weights.
+    ResetMorphs,
+    /// Highlight a bone of the selected model (by name; `None`: none).
+    PickBone(Option<String>),
+    /// Show model `n` (0-based, in loading order) in the morph and bone lists.
+    SelectModel(usize),
+    /// A double-click at a window pixel: the orbit camera turns about the point of the model
+    /// under it.
+    Refocus(f32, f32),
     TogglePhysics,
     ResetPhysics,
     /// Playback speed (1 = real time).

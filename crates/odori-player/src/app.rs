@@ -5,12 +5,14 @@
 
 use crate::actions::{Action, Key};
 use crate::orbit::Orbit;
-use crate::panel::{self, PanelState};
+use crate::panel::{self, Marker, ModelPanel, PanelState};
+use crate::pick::{self, Projection};
 use crate::script::Command;
 use crate::session::{Added, Session};
 use crate::stats::{FrameTimes, Stats};
 use crate::view::View;
 use crate::{Options, PlayerError};
+use glam::Vec3;
 use odori_playback::Frame;
 use odori_render::CameraPose;
 use odori_render::renderer::FrameView;
@@ -64,6 +66,13 @@ struct App {
     last_click: Option<Instant>,
     error: Option<PlayerError>,
     frame_started: Option<Instant>,
+    /// The model the morph and bone lists show.
+    selected: usize,
+    /// The bone highlighted in the view (of the selected model).
+    bone: Option<usize>,
+    /// The clock was moved by hand (seek, step, jump) since the last evaluation: physics
+    /// follows MMD's seek rule rather than stepping on.
+    jumped: bool,
 }
 
 /// Open the window and play until it is closed (or a script quits).
@@ -110,9 +119,16 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         last_click: None,
         error: None,
         frame_started: None,
+        selected: 0,
+        bone: None,
+        jumped: true,
         options,
     };
     app.session.messages.clear();
+    if let Some(m) = crate::fonts::add_japanese(&app.egui_ctx) {
+        eprintln!("{m}");
+        app.session.messages.push(m);
+    }
     event_loop
         .run_app(&mut app)
         .map_err(|e| PlayerError::NoDisplay(e.to_string()))?;
@@ -144,7 +160,7 @@ impl ApplicationHandler for App {
                 return;
             }
         };
-        match View::new(window.clone(), &self.session.scene, self.options.vsync) {
+        match View::new(window.clone(), &self.session.scene, &self.options) {
             Ok(view) => {
                 self.egui = Some(egui_winit::State::new(
                     self.egui_ctx.clone(),
@@ -187,7 +203,9 @@ impl ApplicationHandler for App {
                 }
                 window.request_redraw();
             }
-            WindowEvent::DroppedFile(path) => self.act(Action::Drop(path), event_loop),
+            WindowEvent::DroppedFile(path) => {
+                self.act(Action::Drop(path, Some(self.cursor)), event_loop)
+            }
             WindowEvent::ModifiersChanged(m) => self.modifiers = m.state(),
             WindowEvent::KeyboardInput { event, .. }
                 if event.state == ElementState::Pressed && !consumed =>
@@ -239,10 +257,8 @@ impl ApplicationHandler for App {
                     if button == MouseButton::Left {
                         let now = Instant::now();
                         if self.last_click.is_some_and(|t| now - t < DOUBLE_CLICK) {
-                            // Refocus on the dancers' middle.
-                            self.take_orbit_camera();
-                            let (lo, hi) = self.frame.bounds();
-                            self.orbit.focus((lo + hi) * 0.5);
+                            let (x, y) = self.cursor;
+                            self.act(Action::Refocus(x, y), event_loop);
                             self.last_click = None;
                         } else {
                             self.last_click = Some(now);
@@ -279,6 +295,99 @@ impl App {
         }
     }
 
+    /// The camera the picture is drawn with: the motion's when chosen and there is one,
+    /// else the orbit camera.
+    fn shown_camera(&self) -> CameraPose {
+        match self.frame.camera() {
+            Some(c) if self.motion_camera => c,
+            _ => self.orbit.pose,
+        }
+    }
+
+    fn projection(&self) -> Projection {
+        let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
+        Projection::new(&self.shown_camera(), size)
+    }
+
+    /// The model under window pixel `at`: the one whose posed skin the ray through it meets
+    /// first, else the nearest whose posed box holds it (boxes of dancers side by side
+    /// overlap, the skin does not).
+    fn model_at(&self, at: (f32, f32)) -> Option<usize> {
+        let projection = self.projection();
+        let (origin, dir) = projection.ray(at.0, at.1);
+        if let Some((i, _)) = self.skin_hit(origin, dir) {
+            return Some(i);
+        }
+        let boxes = self.frame.models().iter().map(|m| m.bounds());
+        pick::box_under(&projection, boxes, at)
+    }
+
+    /// The model whose posed skin the ray (`origin`, `dir`) meets first, and how far along.
+    fn skin_hit(&self, origin: Vec3, dir: Vec3) -> Option<(usize, f32)> {
+        let models = self.session.scene.models().iter().zip(self.frame.models());
+        let mut best: Option<(usize, f32)> = None;
+        for (i, (sm, mf)) in models.enumerate() {
+            if !mf.visible() || pick::ray_box(origin, dir, mf.bounds()).is_none() {
+                continue;
+            }
+            let positions = &mf.vertices().positions;
+            let indices = &sm.asset().render().indices;
+            if let Some(t) = pick::ray_mesh(origin, dir, positions, indices)
+                && best.is_none_or(|(_, b)| t < b)
+            {
+                best = Some((i, t));
+            }
+        }
+        best
+    }
+
+    /// Turn the orbit camera about the point of a model's skin under window pixel (`x`,
+    /// `y`) (the nearest triangle of the posed mesh the ray meets). Off every model the view
+    /// stays as it is: the skeleton's boxes reach far past the body (helper and IK bones), so
+    /// their middles would be no place to look at.
+    fn refocus(&mut self, x: f32, y: f32) {
+        let (origin, dir) = self.projection().ray(x, y);
+        if let Some((_, t)) = self.skin_hit(origin, dir) {
+            self.take_orbit_camera();
+            self.orbit.focus(origin + dir * t);
+        }
+    }
+
+    /// Where the picked bone is and which way its axes point, on the picture (egui points).
+    fn marker(&self, pixels_per_point: f32) -> Option<Marker> {
+        let b = self.bone?;
+        let m = self.session.scene.models().get(self.selected)?;
+        let world = self.session.player.instance(self.selected).world(b);
+        let at = Vec3::from(world.translation) + m.placement();
+        let p = self.projection();
+        let to_point = |v: Vec3| {
+            p.to_pixel(v)
+                .map(|(x, y, _)| egui::pos2(x / pixels_per_point, y / pixels_per_point))
+        };
+        let axis = |a: Vec3| to_point(at + world.transform_vector3(a).normalize_or_zero() * 1.5);
+        Some(Marker {
+            at: to_point(at)?,
+            axes: [axis(Vec3::X)?, axis(Vec3::Y)?, axis(Vec3::Z)?],
+        })
+    }
+
+    /// Look a name up on the selected model (`what`: "morph" or "bone"); an unknown one is
+    /// shown in the window.
+    fn find_on_selected(&mut self, name: &str, what: &str) -> Option<usize> {
+        let m = self.session.scene.models().get(self.selected)?;
+        let pose = m.asset().pose();
+        let found = match what {
+            "morph" => pose.find_morph(name),
+            _ => pose.find_bone(name),
+        };
+        if found.is_none() {
+            let msg = format!("{}: no {what} named {name:?}", m.asset().label());
+            eprintln!("{msg}");
+            self.session.messages.push(msg);
+        }
+        found
+    }
+
     fn end_frame(&self) -> f64 {
         self.session.scene.end_frame() as f64
     }
@@ -294,16 +403,24 @@ impl App {
             Action::SetPlaying(true) => clock.play(now),
             Action::SetPlaying(false) => clock.pause(now),
             Action::Step(n) => {
+                self.jumped = true;
                 clock.pause(now);
                 let to = (current.round() + n as f64).clamp(0.0, end.max(0.0));
                 clock.seek(to / FPS, now);
             }
-            Action::Home => clock.seek(0.0, now),
+            Action::Home => {
+                self.jumped = true;
+                clock.seek(0.0, now)
+            }
             Action::End => {
+                self.jumped = true;
                 clock.pause(now);
                 clock.seek(end / FPS, now);
             }
-            Action::Seek(f) => clock.seek(f / FPS, now),
+            Action::Seek(f) => {
+                self.jumped = true;
+                clock.seek(f / FPS, now)
+            }
             Action::ToggleLoop => self.looping = !self.looping,
             Action::ToggleCamera => {
                 if self.motion_camera {
@@ -320,7 +437,39 @@ impl App {
                 }
             }
             Action::Screenshot(path) => self.pending_screenshot.push(path),
-            Action::Drop(path) => self.drop_file(path),
+            Action::Drop(path, at) => self.drop_file(path, at),
+            Action::Morph(name, weight) => {
+                if let Some(m) = self.find_on_selected(&name, "morph") {
+                    let player = &mut self.session.player;
+                    player.set_morph_override(self.selected, m, weight);
+                    self.dirty = true;
+                }
+            }
+            Action::ResetMorphs => {
+                self.session.player.clear_morph_overrides();
+                self.dirty = true;
+            }
+            Action::PickBone(name) => {
+                self.bone = match name {
+                    Some(n) => self.find_on_selected(&n, "bone"),
+                    None => None,
+                };
+            }
+            Action::SelectModel(n) => {
+                if n < self.session.model_count() {
+                    if n != self.selected {
+                        self.bone = None;
+                    }
+                    self.selected = n;
+                } else {
+                    let msg = format!(
+                        "there is no model {n} (0 to {})",
+                        self.session.model_count() - 1
+                    );
+                    self.session.messages.push(msg);
+                }
+            }
+            Action::Refocus(x, y) => self.refocus(x, y),
             Action::TogglePhysics => {
                 self.session.physics = !self.session.physics;
                 self.session.rebuild_player();
@@ -341,12 +490,17 @@ impl App {
 
     /// A file dropped (or named by a script): loaded into the session; an error is shown and
     /// playing goes on with what there was.
-    fn drop_file(&mut self, path: PathBuf) {
+    fn drop_file(&mut self, path: PathBuf, at: Option<(f32, f32)>) {
         let had_demo = self.session.model_count() == 1 && self.session.title().contains("demo");
-        match self.session.add_file(&path) {
+        let under = at.and_then(|p| self.model_at(p));
+        match self.session.add_file(&path, under) {
             Ok(added) => {
                 eprintln!("loaded {}", path.display());
                 if added == Added::Model {
+                    if had_demo {
+                        self.selected = 0;
+                        self.bone = None;
+                    }
                     if let Some(v) = &mut self.view {
                         v.replace_scene(&self.session.scene);
                         for w in v.renderer.warnings() {
@@ -385,9 +539,11 @@ impl App {
         while let Some(c) = self.script.pop_front() {
             match c {
                 Command::Do(a) => {
-                    let quit = a == Action::Quit;
+                    // A screenshot is saved by this redraw: the lines after it wait for the
+                    // next, or it would show what they change.
+                    let stop = matches!(a, Action::Quit | Action::Screenshot(_));
                     self.act(a, event_loop);
-                    if quit {
+                    if stop {
                         return;
                     }
                 }
@@ -405,11 +561,49 @@ impl App {
     }
 
     fn status_line(&self) -> String {
-        let names: Vec<&str> = (self.session.scene.models().iter())
-            .map(|m| m.asset().label())
+        let models = self.session.scene.models();
+        let names: Vec<&str> = models.iter().map(|m| m.asset().label()).collect();
+        let held: Vec<String> = (self.session.player.morph_overrides().iter())
+            .map(|&(m, i, w)| {
+                let name = &models[m].asset().pose().morphs()[i].name;
+                format!("{m}:{name}:{w:.2}")
+            })
             .collect();
+        let bone = match (self.bone, models.get(self.selected)) {
+            (Some(b), Some(m)) => {
+                let at = self.marker(1.0).map(|k| k.at);
+                let name = &m.asset().pose().bone_names()[b];
+                match at {
+                    Some(p) => format!("{name}@{:.0},{:.0}", p.x, p.y),
+                    None => format!("{name}@behind"),
+                }
+            }
+            _ => "none".into(),
+        };
+        let counts: Vec<String> = (self.session.motion_counts().iter())
+            .map(|c| c.to_string())
+            .collect();
+        let t = self.orbit.pose.target;
+        let extra = format!(
+            " selected={} motions={} morphs={} bone={} target={:.2},{:.2},{:.2}",
+            self.selected,
+            if counts.is_empty() {
+                "-".into()
+            } else {
+                counts.join(",")
+            },
+            if held.is_empty() {
+                "none".into()
+            } else {
+                held.join(",")
+            },
+            bone,
+            t.x,
+            t.y,
+            t.z
+        );
         format!(
-            "frame={:.3} playing={} models={} camera={} physics={} loop={} audio={}",
+            "frame={:.3} playing={} models={} camera={} physics={} loop={} audio={}{extra}",
             self.shown_frame,
             self.session.clock.is_playing(),
             names.join(","),
@@ -450,7 +644,14 @@ impl App {
         let evaluate = self.dirty || at != self.shown_frame || self.drawn.is_none();
         if evaluate {
             let player = &mut self.session.player;
-            player.seek(at);
+            // Playing on steps physics on whatever the gap since the last frame drawn (a
+            // slow adapter draws few); a seek, step or jump follows MMD's seek rule.
+            if self.session.clock.is_playing() && !self.jumped && at >= self.shown_frame {
+                player.play_on(at);
+            } else {
+                player.seek(at);
+            }
+            self.jumped = false;
             player.evaluate(&mut self.frame);
             let t = player.stage_times();
             times[0] = t.pose;
@@ -458,13 +659,9 @@ impl App {
             times[2] = t.deform;
             self.shown_frame = at;
         }
+        let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
+        let camera = self.shown_camera();
         let Some(view) = &mut self.view else { return };
-        let size = view.size();
-        // The motion's camera when chosen and there is one; else the orbit camera.
-        let camera = match self.frame.camera() {
-            Some(c) if self.motion_camera => c,
-            _ => self.orbit.pose,
-        };
         let key = (at, camera, size);
         if evaluate || self.drawn != Some(key) || !self.pending_screenshot.is_empty() {
             let t = Instant::now();
@@ -474,7 +671,14 @@ impl App {
                 light: self.frame.light(),
                 bounds: self.frame.bounds(),
             };
-            view.renderer.render(&fv, 0);
+            if self.pending_screenshot.is_empty() {
+                // Shown only: no copy into the readback buffer.
+                if let Some(r) = view.renderer.gpu_renderer() {
+                    r.render_for_display(&fv);
+                }
+            } else {
+                view.renderer.render(&fv, 0);
+            }
             times[3] = t.elapsed();
             self.drawn = Some(key);
             self.dirty = false;
@@ -487,6 +691,17 @@ impl App {
         // Panels.
         let t = Instant::now();
         let mut actions = Vec::new();
+        let marker = self.marker(self.egui_ctx.pixels_per_point());
+        let models = self.session.scene.models();
+        let model_panel = models.get(self.selected).map(|m| ModelPanel {
+            models,
+            selected: self.selected,
+            asset: m.asset(),
+            weights: self.session.player.instance(self.selected).morph_weights(),
+            held: self.session.player.morph_overrides(),
+            bone: self.bone,
+        });
+        let Some(view) = &mut self.view else { return };
         let (paint, textures, ppp) = match &mut self.egui {
             Some(state) => {
                 let input = state.take_egui_input(&view.window);
@@ -505,6 +720,8 @@ impl App {
                     stats: &self.stats,
                     messages: &self.session.messages,
                     show: self.panels,
+                    model: model_panel,
+                    marker,
                 };
                 let output = self
                     .egui_ctx

@@ -12,8 +12,10 @@ pub mod actions;
 mod app;
 pub mod audio;
 mod blit;
+mod fonts;
 pub mod orbit;
 mod panel;
+pub mod pick;
 pub mod script;
 pub mod session;
 pub mod stats;
@@ -37,6 +39,10 @@ pub struct Options {
     /// Start paused.
     pub paused: bool,
     pub hide_panels: bool,
+    /// MSAA samples (the adapter's best up to this), as `odori render --msaa`.
+    pub msaa: u32,
+    /// Side of the shadow maps in texels (0: follow the window, as `odori render` does).
+    pub shadow_map_size: u32,
 }
 
 impl Default for Options {
@@ -51,6 +57,8 @@ impl Default for Options {
             vsync: true,
             paused: false,
             hide_panels: false,
+            msaa: 4,
+            shadow_map_size: 0,
         }
     }
 }

@@ -1,9 +1,32 @@
 //! The panels over the picture: the timeline (play, scrub, loop, speed, camera, physics,
-//! screenshot) along the bottom, and a window with the frame times per stage, the adapter,
-//! the sound and the messages. Clicks come back as [`Action`]s.
+//! screenshot) along the bottom, a window with the frame times per stage, the adapter, the
+//! sound and the messages, and MMD's model panels: the morph list with sliders and the bone
+//! list, the picked bone marked over the picture. Clicks come back as [`Action`]s.
 
 use crate::actions::{Action, KEY_HELP};
 use crate::stats::{STAGES, Stats};
+use odori_playback::ModelAsset;
+use odori_playback::scene::SceneModel;
+
+/// The selected model, for the morph and bone lists.
+pub struct ModelPanel<'a> {
+    /// Every model, in loading order.
+    pub models: &'a [SceneModel],
+    pub selected: usize,
+    pub asset: &'a ModelAsset,
+    /// Morph weights as the motion samples them now.
+    pub weights: &'a [f32],
+    /// Weights held by hand: (model, morph, weight).
+    pub held: &'a [(usize, usize, f32)],
+    pub bone: Option<usize>,
+}
+
+/// The picked bone on the picture, in egui points: its position and the ends of its x, y and
+/// z axes.
+pub struct Marker {
+    pub at: egui::Pos2,
+    pub axes: [egui::Pos2; 3],
+}
 
 /// What the panels show this frame.
 pub struct PanelState<'a> {
@@ -21,6 +44,8 @@ pub struct PanelState<'a> {
     pub stats: &'a Stats,
     pub messages: &'a [String],
     pub show: bool,
+    pub model: Option<ModelPanel<'a>>,
+    pub marker: Option<Marker>,
 }
 
 /// `m:ss.cc` for a frame at 30 per second.
@@ -36,19 +61,22 @@ pub fn show(ui: &mut egui::Ui, s: &PanelState<'_>, actions: &mut Vec<Action>) {
     }
     egui::Panel::bottom("timeline").show(ui, |ui| {
         ui.horizontal(|ui| {
-            if ui.button(if s.playing { "⏸" } else { "▶" }).clicked() {
+            if ui
+                .button(if s.playing { "pause" } else { "play" })
+                .clicked()
+            {
                 actions.push(Action::TogglePause);
             }
-            if ui.button("⏮").clicked() {
+            if ui.button("|<").clicked() {
                 actions.push(Action::Home);
             }
-            if ui.button("◀").clicked() {
+            if ui.button("<").clicked() {
                 actions.push(Action::Step(-1));
             }
-            if ui.button("▶|").clicked() {
+            if ui.button(">").clicked() {
                 actions.push(Action::Step(1));
             }
-            if ui.button("⏭").clicked() {
+            if ui.button(">|").clicked() {
                 actions.push(Action::End);
             }
             ui.monospace(format!(
@@ -133,4 +161,113 @@ pub fn show(ui: &mut egui::Ui, s: &PanelState<'_>, actions: &mut Vec<Action>) {
                 }
             }
         });
+    if let Some(m) = &s.model {
+        model_window(ui.ctx(), m, actions);
+    }
+    if let Some(m) = &s.marker {
+        draw_marker(ui.ctx(), m);
+    }
+}
+
+/// MMD's morph and bone panels for the selected model.
+fn model_window(ctx: &egui::Context, m: &ModelPanel<'_>, actions: &mut Vec<Action>) {
+    let right = ctx.content_rect().right();
+    egui::Window::new("model")
+        .default_pos([right - 300.0, 8.0])
+        .default_width(280.0)
+        .default_open(true)
+        .show(ctx, |ui| {
+            if m.models.len() > 1 {
+                let mut sel = m.selected;
+                egui::ComboBox::from_id_salt("model")
+                    .selected_text(m.asset.label())
+                    .show_ui(ui, |ui| {
+                        for (i, model) in m.models.iter().enumerate() {
+                            ui.selectable_value(&mut sel, i, model.asset().label());
+                        }
+                    });
+                if sel != m.selected {
+                    actions.push(Action::SelectModel(sel));
+                }
+            } else {
+                ui.label(m.asset.label());
+            }
+            let pose = m.asset.pose();
+            let morphs = pose.morphs();
+            let row = ui.spacing().interact_size.y;
+            egui::CollapsingHeader::new(format!("morphs ({})", morphs.len()))
+                .default_open(true)
+                .show(ui, |ui| {
+                    if ui.button("reset morphs").clicked() {
+                        actions.push(Action::ResetMorphs);
+                    }
+                    egui::ScrollArea::vertical()
+                        .id_salt("morphs")
+                        .max_height(240.0)
+                        .show_rows(ui, row, morphs.len(), |ui, rows| {
+                            for i in rows {
+                                let held = (m.held.iter())
+                                    .find(|h| (h.0, h.1) == (m.selected, i))
+                                    .map(|h| h.2);
+                                let mut w = held.or(m.weights.get(i).copied()).unwrap_or(0.0);
+                                let name = &morphs[i].name;
+                                ui.horizontal(|ui| {
+                                    let slider = egui::Slider::new(&mut w, 0.0..=1.0).text(
+                                        if held.is_some() {
+                                            egui::RichText::new(name).strong()
+                                        } else {
+                                            egui::RichText::new(name)
+                                        },
+                                    );
+                                    if ui.add(slider).changed() {
+                                        actions.push(Action::Morph(name.clone(), Some(w)));
+                                    }
+                                    if held.is_some()
+                                        && (ui.small_button("×"))
+                                            .on_hover_text("back to the motion's weight")
+                                            .clicked()
+                                    {
+                                        actions.push(Action::Morph(name.clone(), None));
+                                    }
+                                });
+                            }
+                        });
+                });
+            let bones = pose.bone_names();
+            egui::CollapsingHeader::new(format!("bones ({})", bones.len()))
+                .default_open(true)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("bones")
+                        .max_height(240.0)
+                        .show_rows(ui, row, bones.len(), |ui, rows| {
+                            for i in rows {
+                                let picked = m.bone == Some(i);
+                                if ui.selectable_label(picked, &bones[i]).clicked() {
+                                    actions.push(Action::PickBone(
+                                        (!picked).then(|| bones[i].clone()),
+                                    ));
+                                }
+                            }
+                        });
+                });
+        });
+}
+
+/// A ring on the picked bone and its axes (x red, y green, z blue), under the panels.
+fn draw_marker(ctx: &egui::Context, m: &Marker) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::unique("bone marker"),
+    ));
+    let colours = [
+        egui::Color32::from_rgb(230, 40, 40),
+        egui::Color32::from_rgb(40, 200, 40),
+        egui::Color32::from_rgb(40, 90, 240),
+    ];
+    for (end, c) in m.axes.iter().zip(colours) {
+        painter.line_segment([m.at, *end], egui::Stroke::new(2.0, c));
+    }
+    painter.circle_stroke(m.at, 7.0, egui::Stroke::new(2.0, egui::Color32::YELLOW));
+    painter.circle_filled(m.at, 2.5, egui::Color32::BLACK);
 }

@@ -5,6 +5,12 @@
 //! ```text
 //! # comments and blank lines are skipped
 //! drop model.pmx          a file, as if dropped on the window
+//! drop dance.vmd at 400 300   dropped at window pixel (400, 300): to the model there
+//! model 1                 show model 1 (0-based) in the morph and bone lists
+//! morph あ 0.8            hold morph あ of that model at 0.8 (`off`: the motion's again)
+//! morph reset             every morph back to the motion's weights
+//! bone 頭                 highlight a bone (`bone none`: no bone)
+//! doubleclick 400 300     refocus the orbit camera on the model at that pixel
 //! pause | play            stop or start the clock
 //! seek 120                jump to MMD frame 120
 //! key Space               press a key (Space, Left, Right, Home, End, Tab, Escape, a letter)
@@ -77,8 +83,55 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Command>, ScriptError> {
             }
         };
         let file = |rest: &str| base.join(rest);
+        let number = |s: &str, what: &str| -> Result<f32, ScriptError> {
+            s.parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| err(format!("`{line}`: {s:?} is not {what}")))
+        };
+        let pixel = |s: &str| -> Result<(f32, f32), ScriptError> {
+            match s.split_whitespace().collect::<Vec<_>>()[..] {
+                [x, y] => Ok((number(x, "a pixel")?, number(y, "a pixel")?)),
+                _ => Err(err(format!("`{line}`: needs a pixel `X Y`"))),
+            }
+        };
         let command = match word {
-            "drop" => Command::Do(Action::Drop(file(need("a file")?))),
+            "drop" => {
+                let rest = need("a file")?;
+                match rest.rsplit_once(" at ") {
+                    Some((f, at)) => Command::Do(Action::Drop(file(f.trim()), Some(pixel(at)?))),
+                    None => Command::Do(Action::Drop(file(rest), None)),
+                }
+            }
+            "model" => {
+                let n = need("a model number")?;
+                Command::Do(Action::SelectModel(n.parse().map_err(|_| {
+                    err(format!("`model {n}`: not a model number (0, 1, …)"))
+                })?))
+            }
+            "morph" => {
+                let rest = need("a morph name and a weight")?;
+                if rest == "reset" {
+                    Command::Do(Action::ResetMorphs)
+                } else {
+                    let Some((name, w)) = rest.rsplit_once(char::is_whitespace) else {
+                        return Err(err(format!("`morph {rest}` needs a weight (0–1 or off)")));
+                    };
+                    let weight = match w {
+                        "off" => None,
+                        w => Some(number(w, "a weight")?),
+                    };
+                    Command::Do(Action::Morph(name.trim().to_string(), weight))
+                }
+            }
+            "bone" => {
+                let name = need("a bone name")?;
+                Command::Do(Action::PickBone((name != "none").then(|| name.to_string())))
+            }
+            "doubleclick" => {
+                let (x, y) = pixel(need("a pixel `X Y`")?)?;
+                Command::Do(Action::Refocus(x, y))
+            }
             "pause" => Command::Do(Action::SetPlaying(false)),
             "play" => Command::Do(Action::SetPlaying(true)),
             "seek" => {
@@ -117,7 +170,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Command>, ScriptError> {
             "quit" => Command::Do(Action::Quit),
             other => {
                 return Err(err(format!(
-                    "unknown command `{other}` (drop, pause, play, seek, key, wait, screenshot, status, quit)"
+                    "unknown command `{other}` (drop, pause, play, seek, key, wait, screenshot, \
+                     status, model, morph, bone, doubleclick, quit)"
                 )));
             }
         };
@@ -133,12 +187,13 @@ mod tests {
     #[test]
     fn commands_become_the_actions_keys_give() {
         let text = "# a test\n\ndrop m.pmx\npause\nseek 12.5\nkey Space\nwait 3\nwait 0.5s\n\
-                    screenshot out.png\nstatus\nquit\n";
+                    screenshot out.png\nstatus\ndrop a b.vmd at 10 20.5\nmodel 1\nmorph あ 0.5\n\
+                    morph まばたき off\nmorph reset\nbone 頭\nbone none\ndoubleclick 3 4\nquit\n";
         let got = parse(text, Path::new("/s/run.txt")).unwrap();
         assert_eq!(
             got,
             vec![
-                Command::Do(Action::Drop(PathBuf::from("/s/m.pmx"))),
+                Command::Do(Action::Drop(PathBuf::from("/s/m.pmx"), None)),
                 Command::Do(Action::SetPlaying(false)),
                 Command::Do(Action::Seek(12.5)),
                 Command::Do(Action::TogglePause),
@@ -146,6 +201,17 @@ mod tests {
                 Command::WaitSeconds(0.5),
                 Command::Do(Action::Screenshot(Some(PathBuf::from("/s/out.png")))),
                 Command::Status,
+                Command::Do(Action::Drop(
+                    PathBuf::from("/s/a b.vmd"),
+                    Some((10.0, 20.5))
+                )),
+                Command::Do(Action::SelectModel(1)),
+                Command::Do(Action::Morph("あ".into(), Some(0.5))),
+                Command::Do(Action::Morph("まばたき".into(), None)),
+                Command::Do(Action::ResetMorphs),
+                Command::Do(Action::PickBone(Some("頭".into()))),
+                Command::Do(Action::PickBone(None)),
+                Command::Do(Action::Refocus(3.0, 4.0)),
                 Command::Do(Action::Quit),
             ]
         );
@@ -162,6 +228,16 @@ mod tests {
             ("wait", "run.txt:1: `wait` needs"),
             ("jump 3", "run.txt:1: unknown command `jump`"),
             ("seek -1", "run.txt:1: `seek -1`: frames start at 0"),
+            ("morph あ", "run.txt:1: `morph あ` needs a weight"),
+            (
+                "morph あ x",
+                "run.txt:1: `morph あ x`: \"x\" is not a weight",
+            ),
+            (
+                "drop a.vmd at 3",
+                "run.txt:1: `drop a.vmd at 3`: needs a pixel",
+            ),
+            ("doubleclick 1 nan", "is not a pixel"),
         ] {
             let e = parse(text, Path::new("run.txt")).unwrap_err().to_string();
             assert!(e.contains(want), "{text:?}: {e}");

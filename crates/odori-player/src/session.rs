@@ -89,10 +89,11 @@ impl Session {
     }
 
     /// Add a file as a drop does: a model joins the scene, a VMD with bone or morph keys
-    /// (or a VPD) goes to the last model, a VMD with only camera keys becomes the camera, a
-    /// song replaces the song. The position is kept.
-    pub fn add_file(&mut self, path: &Path) -> Result<Added, String> {
-        let added = self.load_file(path)?;
+    /// (or a VPD) goes to model `to` (the one under the cursor) or else the last model, a
+    /// VMD with only camera keys becomes the camera, a song replaces the song. The position
+    /// is kept.
+    pub fn add_file(&mut self, path: &Path, to: Option<usize>) -> Result<Added, String> {
+        let added = self.load_file_to(path, to)?;
         match added {
             Added::Audio => {}
             _ => self.rebuild(),
@@ -101,6 +102,10 @@ impl Session {
     }
 
     fn load_file(&mut self, path: &Path) -> Result<Added, String> {
+        self.load_file_to(path, None)
+    }
+
+    fn load_file_to(&mut self, path: &Path, to: Option<usize>) -> Result<Added, String> {
         let ext = (path.extension().and_then(|e| e.to_str()))
             .unwrap_or("")
             .to_ascii_lowercase();
@@ -126,7 +131,10 @@ impl Session {
                 if camera_only {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
-                let Some(entry) = self.entries.last_mut() else {
+                let last = self.entries.len().checked_sub(1);
+                let Some(entry) = (to.filter(|&i| i < self.entries.len()).or(last))
+                    .and_then(|i| self.entries.get_mut(i))
+                else {
                     return Err(format!(
                         "{}: a motion needs a model to dance it (drop a PMX or PMD first)",
                         path.display()
@@ -221,8 +229,18 @@ impl Session {
             preroll: Preroll::Off,
             ..PlayerOptions::default()
         };
+        // Morphs held by hand stay held (models keep their places: they are only added).
+        let held = self.player.morph_overrides().to_vec();
         self.player = Player::new(self.scene.clone(), options);
+        for (model, morph, weight) in held {
+            self.player.set_morph_override(model, morph, Some(weight));
+        }
         self.messages.extend(self.player.warnings().iter().cloned());
+    }
+
+    /// How many motion files each model was given, in model order (the demo: none).
+    pub fn motion_counts(&self) -> Vec<usize> {
+        self.entries.iter().map(|e| e.motions.len()).collect()
     }
 
     /// The file names for the window title.

@@ -1,6 +1,7 @@
 //! The window's GPU side: the surface, the renderer drawing the scene offscreen, the blit
 //! that puts its frame on the surface, and egui's painter for the panels on top.
 
+use crate::Options;
 use crate::blit::Blit;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
@@ -20,12 +21,16 @@ pub struct View {
     pub egui: egui_wgpu::Renderer,
     /// Adapter name and backend, for the panel.
     pub adapter: String,
+    /// MSAA and shadow-map size asked for (kept for a renderer made anew).
+    quality: (u32, u32),
 }
 
 impl View {
     /// Open the GPU for `window` (an adapter that can present to it) and a renderer for
     /// `scene` at the window's size.
-    pub fn new(window: Arc<Window>, scene: &Scene, vsync: bool) -> Result<View, String> {
+    pub fn new(window: Arc<Window>, scene: &Scene, options: &Options) -> Result<View, String> {
+        let vsync = options.vsync;
+        let quality = (options.msaa, options.shadow_map_size);
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
         if wgpu::Backends::from_env().is_none() {
             // Vulkan (lavapipe without a GPU) first, as the offline renderer does.
@@ -102,7 +107,7 @@ impl View {
             info,
             sample_counts,
         };
-        let renderer = new_renderer(scene, gpu, config.width, config.height);
+        let renderer = new_renderer(scene, gpu, config.width, config.height, quality);
         let r = wgpu_of(&renderer);
         let mut blit = Blit::new(&r.gpu.device, format);
         blit.set_source(&r.gpu.device, r.color_view());
@@ -116,6 +121,7 @@ impl View {
             blit,
             egui,
             adapter: adapter_name,
+            quality,
         })
     }
 
@@ -128,7 +134,8 @@ impl View {
             info: g.info.clone(),
             sample_counts: g.sample_counts.clone(),
         };
-        self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height);
+        let (w, h) = (self.config.width, self.config.height);
+        self.renderer = new_renderer(scene, gpu, w, h, self.quality);
         let r = wgpu_of(&self.renderer);
         self.blit.set_source(&r.gpu.device, r.color_view());
     }
@@ -239,13 +246,21 @@ pub fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
         .expect("the window's renderer is made from a GPU device")
 }
 
-fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32) -> AnyRenderer {
+fn new_renderer(
+    scene: &Scene,
+    gpu: Gpu,
+    width: u32,
+    height: u32,
+    (msaa, shadow_map_size): (u32, u32),
+) -> AnyRenderer {
     renderer_for(
         scene,
         Device::Gpu(gpu),
         RenderOptions {
             width,
             height,
+            msaa,
+            shadow_map_size,
             // One frame in flight is enough: it is read back only for screenshots.
             slots: 1,
             ..RenderOptions::default()

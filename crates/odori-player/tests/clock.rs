@@ -61,7 +61,7 @@ fn picture_stays_within_a_display_frame_of_the_sound() {
     let mut out2 = dev2.output();
     use odori_player::audio::AudioOutput;
     dev2.set_now(0.0);
-    out2.play(0.0);
+    out2.play(0.0, 1.0);
     let mut wall = PlaybackClock::new(None);
     wall.play(0.0);
     let mut gap = |t: f64| {
@@ -125,6 +125,52 @@ fn pause_and_seek_keep_picture_and_sound_together() {
     clock.seek(3.0, 12.0);
     assert_eq!(clock.position(12.5), 3.0);
     assert_eq!(dev.heard(), None);
+}
+
+/// At ×1.5 and ×0.5 the sound plays on (resampled) and still drives the picture: after 10 s
+/// at each speed the picture is within a display frame of what the device plays, and the song
+/// moved by speed × 10 s of the device's (fast) clock. Evidence: the simulated device's own
+/// record at its speed (`SimDevice::heard`). Control: the system clock scaled by the speed
+/// drifts by more than a display frame from that device over the same 10 s.
+#[test]
+fn at_other_speeds_the_sound_still_drives_the_picture() {
+    for speed in [1.5, 0.5] {
+        let dev = device();
+        let mut clock = PlaybackClock::new(Some(Box::new(dev.output())));
+        dev.set_now(0.0);
+        clock.play(0.0);
+        play(&mut clock, &dev, 0.0, 2.0);
+        clock.set_speed(speed, 2.0);
+        let from = clock.position(2.0);
+        let (worst, compared) = play(&mut clock, &dev, 2.0, 10.0);
+        let (shown, heard) = (clock.position(12.0), dev.heard().expect("playing"));
+        println!(
+            "×{speed}: after 10 s picture {shown:.4} s, sound {heard:.4} s, worst gap {worst:.5} s"
+        );
+        assert!(compared >= 590, "×{speed}: only {compared} frames compared");
+        assert!(worst < DISPLAY, "×{speed}: worst gap {worst} s");
+        let moved = heard - from;
+        let want = 10.0 * 1.005 * speed;
+        // Less the restart's latency (60 ms of device time at the new speed).
+        assert!(
+            (moved - want).abs() < 0.06 * speed + DISPLAY,
+            "×{speed}: the song moved {moved} s, not {want}"
+        );
+        // Control: the system clock at this speed, from the same place, drifts from it.
+        let mut wall = PlaybackClock::new(None);
+        wall.seek(from, 2.0);
+        wall.set_speed(speed, 2.0);
+        wall.play(2.0);
+        let gap = |t: f64, wall: &mut PlaybackClock| {
+            dev.set_now(t);
+            wall.position(t) - dev.heard().unwrap()
+        };
+        let drift = (gap(12.0, &mut wall) - gap(3.0, &mut wall)).abs();
+        assert!(
+            drift > DISPLAY,
+            "×{speed}: the scenario does not tell clocks apart: {drift}"
+        );
+    }
 }
 
 #[test]

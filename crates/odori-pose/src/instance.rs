@@ -523,8 +523,8 @@ impl Instance {
         &self.local_rotation
     }
 
-    /// Set morph `m`'s sampled weight, for the next [`Stage::Morphs`] (`testing` feature).
-    #[cfg(feature = "testing")]
+    /// Set morph `m`'s sampled weight, for the next [`Stage::Morphs`]: what a front end's
+    /// slider does between [`Stage::Sample`] and [`Stage::Morphs`] to override the motion.
     pub fn set_morph_weight(&mut self, m: usize, weight: f32) {
         self.morph_weights[m] = weight;
     }

@@ -365,6 +365,24 @@ impl Renderer {
         slot: usize,
         before: impl FnOnce(&mut wgpu::CommandEncoder),
     ) {
+        self.record(view, Some(slot), before);
+    }
+
+    /// Render one frame for display only ([`Renderer::color_view`]), without the copy into a
+    /// readback slot that [`Renderer::render`] records: a window player shows most frames
+    /// and saves few, and on a software rasteriser the copy of every frame is a full-frame
+    /// memcpy for nothing.
+    pub fn render_for_display(&mut self, view: &FrameView) {
+        self.record(view, None, |_| {});
+    }
+
+    /// Record and submit a frame; with `slot`, copy it into that readback slot too.
+    fn record(
+        &mut self,
+        view: &FrameView,
+        slot: Option<usize>,
+        before: impl FnOnce(&mut wgpu::CommandEncoder),
+    ) {
         let (uniform, ground) = frame_uniform(&self.options, view);
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
@@ -450,8 +468,10 @@ impl Renderer {
                 }
             }
         }
-        self.target
-            .copy_to_slot(&mut encoder, slot % self.target.slots());
+        if let Some(slot) = slot {
+            self.target
+                .copy_to_slot(&mut encoder, slot % self.target.slots());
+        }
         self.gpu.queue.submit([encoder.finish()]);
     }
 

@@ -285,8 +285,18 @@ dance plays silent on the system clock.")]
         /// Start with the panels hidden (Tab shows them).
         #[arg(long)]
         no_panels: bool,
-        /// Commands to run, one a line (drop FILE, pause, play, seek N, key NAME, wait N|Ns,
-        /// screenshot PATH, status, quit): for tests and demos.
+        /// MSAA samples, as `odori render --msaa`: default 4 on a GPU and on a software
+        /// rasteriser alike (outlines break into dashes without); `--msaa 1` or `--fast` for
+        /// speed on lavapipe.
+        #[arg(long, value_enum)]
+        msaa: Option<Msaa>,
+        /// Speed over quality, as `odori render --fast`: MSAA 1 (unless --msaa is given) and
+        /// a 1024-texel shadow map.
+        #[arg(long)]
+        fast: bool,
+        /// Commands to run, one a line (drop FILE [at X Y], pause, play, seek N, key NAME,
+        /// wait N|Ns, screenshot PATH, status, model N, morph NAME WEIGHT|off|reset,
+        /// bone NAME|none, doubleclick X Y, quit): for tests and demos.
         #[arg(long, value_name = "FILE")]
         script: Option<PathBuf>,
     },
@@ -454,6 +464,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_vsync,
             paused,
             no_panels,
+            msaa,
+            fast,
             script,
         } => odori_player::run(odori_player::Options {
             files,
@@ -465,6 +477,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             vsync: !no_vsync,
             paused,
             hide_panels: no_panels,
+            msaa: msaa.map_or(if fast { 1 } else { 4 }, Msaa::get),
+            shadow_map_size: if fast { 1024 } else { 0 },
         })?,
     }
     Ok(ExitCode::SUCCESS)

@@ -9,6 +9,14 @@
 //! - A dropped model and motion load (the status line names the model), and a dropped file
 //!   that is no model leaves the player running with an error message.
 //!
+//! - The morph panel's `morph NAME WEIGHT` (the slider's action) draws what the offline
+//!   renderer draws with that weight keyed in a VMD (a separate path: the motion's own
+//!   morph track), and visibly differs from the picture without it; `bone NAME` is reported
+//!   by `status` at the bone's place on the picture.
+//! - A motion dropped at a pixel goes to the model drawn there (two Genes side by side; the
+//!   pixel is computed here from the framing camera's own matrices); dropped where no model
+//!   is, to the last one; a double-click on a model refocuses the orbit camera on its skin.
+//!
 //! Without Xvfb these print SKIPPED; `ODORI_REQUIRE_DISPLAY=1` (CI) makes that a failure.
 
 use odori_playback::offline::renderer_for;
@@ -141,6 +149,15 @@ fn frame_of(s: &std::collections::HashMap<String, String>) -> f64 {
 /// The offline renderer's frame `frame` of `scene` at the window's size: a fresh player with
 /// the window's options (physics restarted settled where a seek lands, as MMD does).
 fn offline_frame(scene: Scene, frame: f64) -> Option<image::RgbaImage> {
+    let camera = scene.framing_camera(W as f32 / H as f32);
+    offline_frame_from(scene, frame, camera)
+}
+
+fn offline_frame_from(
+    scene: Scene,
+    frame: f64,
+    camera: odori_render::CameraPose,
+) -> Option<image::RgbaImage> {
     let gpu = odori_render::gpu::for_tests()?;
     let scene = Arc::new(scene);
     let options = PlayerOptions {
@@ -160,7 +177,7 @@ fn offline_frame(scene: Scene, frame: f64) -> Option<image::RgbaImage> {
         },
     );
     f.prepare(&mut renderer, true);
-    Some(renderer.render_image(&f.view(scene.framing_camera(W as f32 / H as f32))))
+    Some(renderer.render_image(&f.view(camera)))
 }
 
 fn assert_same(name: &str, shot: &Path, reference: &image::RgbaImage, dir: &Path) {
@@ -270,5 +287,158 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
         return;
     };
     assert_same("gene-300", &dir.join("shot300.png"), &reference, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A VMD holding one morph key: `name` at `weight` on frame 0 (written byte by byte as the
+/// format lays it out: header, no bone keys, one morph key, empty camera, light and shadow
+/// sections).
+fn morph_vmd(path: &Path, name: &str, weight: f32) {
+    let mut b = Vec::new();
+    let fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
+        let mut f = bytes.to_vec();
+        f.resize(n, 0);
+        b.extend_from_slice(&f);
+    };
+    fixed(&mut b, b"Vocaloid Motion Data 0002", 30);
+    fixed(&mut b, b"test", 20);
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(&1u32.to_le_bytes());
+    fixed(&mut b, &odori_format::sjis::encode_sjis(name), 15);
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(&weight.to_le_bytes());
+    for _ in 0..3 {
+        b.extend_from_slice(&0u32.to_le_bytes());
+    }
+    std::fs::write(path, b).unwrap();
+}
+
+/// Pixels that differ at all between two pictures of one size.
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+}
+
+#[test]
+fn morph_slider_and_bone_pick_show_on_the_picture() {
+    let Some(model) = odori_testkit::shared("assets/gene/Gene_light.pmx") else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    let dir = temp_dir("morph");
+    // 笑顔(総, the whole smiling face (a group morph: eyes, brows, mouth).
+    let morph = "笑顔(総";
+    let script = format!(
+        "pause\nwait 2\nscreenshot plain.png\nmorph {morph} 1\nwait 2\nscreenshot morph.png\n\
+         bone 頭\nwait 1\nstatus\nmorph reset\nbone none\nwait 1\nstatus\nquit\n"
+    );
+    let (stdout, stderr) = play(&x, &dir, &script, &[&model]);
+    let s = statuses(&stdout);
+    assert_eq!(s.len(), 2, "{stdout}\n{stderr}");
+    assert_eq!(s[0]["morphs"], format!("0:{morph}:1.00"), "{stdout}");
+    assert_eq!(s[1]["morphs"], "none", "{stdout}");
+    assert_eq!(s[1]["bone"], "none", "{stdout}");
+    // The head bone: on the picture, in its upper fifth (Gene stands framed full length).
+    let (name, at) = s[0]["bone"].split_once('@').expect("bone=NAME@X,Y");
+    assert_eq!(name, "頭");
+    let (bx, by) = at.split_once(',').unwrap();
+    let (bx, by): (f32, f32) = (bx.parse().unwrap(), by.parse().unwrap());
+    assert!(
+        (0.0..W as f32).contains(&bx) && by > 0.0 && by < H as f32 * 0.3,
+        "the head at {bx},{by}"
+    );
+
+    let plain = image::open(dir.join("plain.png")).unwrap().to_rgba8();
+    let morphed = image::open(dir.join("morph.png")).unwrap().to_rgba8();
+    let changed = differing(&plain, &morphed);
+    println!("{morph} at 1 changes {changed} pixels");
+    assert!(changed > 20, "the morph did not show: {changed} pixels");
+
+    let vmd = dir.join("morph.vmd");
+    morph_vmd(&vmd, morph, 1.0);
+    let mut scene = Scene::new();
+    let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
+    scene.add_model_files(asset, &[MotionFile::read(&vmd).unwrap().0]);
+    let Some(reference) = offline_frame(scene, 0.0) else {
+        return;
+    };
+    assert_same("gene-morph", &dir.join("morph.png"), &reference, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Window pixel of scene point `p` under `camera` (the renderer's view and projection).
+fn pixel_of(camera: &odori_render::CameraPose, p: glam::Vec3) -> (f32, f32) {
+    let clip = camera.projection(W as f32 / H as f32) * camera.view() * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    (
+        (ndc.x + 1.0) * 0.5 * W as f32,
+        (1.0 - ndc.y) * 0.5 * H as f32,
+    )
+}
+
+#[test]
+fn drops_go_to_the_model_under_the_cursor_and_double_click_refocuses() {
+    let (Some(model), Some(motion)) = (
+        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+    ) else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    let dir = temp_dir("drop-at");
+    // The scene the window builds from two models on the command line, and its first camera.
+    let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
+    let mut scene = Scene::new();
+    scene.add_model_files(asset.clone(), &[]);
+    scene.add_model_files(asset, &[]);
+    scene.arrange_side_by_side();
+    let scene = Arc::new(scene);
+    let camera = scene.framing_camera(W as f32 / H as f32);
+    let body = |i: usize| scene.models()[i].placement() + glam::Vec3::new(0.0, 10.0, 0.0);
+    let (p0, p1) = (pixel_of(&camera, body(0)), pixel_of(&camera, body(1)));
+    // Model 1's head bone at rest (the pose library's own evaluation), and a point one unit
+    // above it: the face.
+    let head = {
+        let mut player = Player::new(scene.clone(), PlayerOptions::default());
+        player.evaluate_at(0.0, &mut Frame::default());
+        let b = scene.models()[1].asset().pose().find_bone("頭").unwrap();
+        glam::Vec3::from(player.instance(1).world_positions()[b]) + scene.models()[1].placement()
+    };
+    let face = pixel_of(&camera, head + glam::Vec3::Y);
+    let script = format!(
+        // Where no model is first, while both stand at rest in their boxes.
+        "pause\nwait 2\ndrop {m} at 1 1\nwait 2\nstatus\ndrop {m} at {} {}\nwait 2\nstatus\n\
+         drop {m} at {} {}\nwait 2\nstatus\ndoubleclick {} {}\nwait 2\nstatus\nquit\n",
+        p0.0,
+        p0.1,
+        p1.0,
+        p1.1,
+        face.0,
+        face.1,
+        m = motion.display(),
+    );
+    let (stdout, stderr) = play(&x, &dir, &script, &[&model, &model]);
+    let s = statuses(&stdout);
+    assert_eq!(s.len(), 4, "{stdout}\n{stderr}");
+    assert_eq!(
+        s[0]["motions"], "0,1",
+        "dropped on no model: the last: {stdout}"
+    );
+    assert_eq!(s[1]["motions"], "1,1", "dropped on model 0: {stdout}");
+    assert_eq!(s[2]["motions"], "1,2", "dropped on model 1: {stdout}");
+    assert_eq!(s[3]["camera"], "orbit");
+    let t: Vec<f32> = (s[3]["target"].split(','))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    println!(
+        "double-click on model 1's face ({face:?}) refocused on {t:?}; its head bone at {head}"
+    );
+    // On model 1's face: beside the head bone, at the face's height, in front of the bone (the
+    // camera looks along +Z from in front, so the front is the lower Z side).
+    assert!((t[0] - head.x).abs() < 2.0, "{t:?}");
+    assert!(t[1] > head.y && t[1] < head.y + 2.5, "{t:?}");
+    assert!(
+        t[2] < head.z,
+        "the ray met the back of the head, not the face: {t:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,21 +1,19 @@
 //! Sound through ALSA, with `libasound.so.2` opened at run time (building needs no
-//! `libasound2-dev`; a machine without the library or a sound card plays silent). A thread
-//! writes the PCM in periods with blocking `snd_pcm_writei`; after each write
-//! `snd_pcm_delay` says how many written frames are not heard yet, which gives the song
-//! position at the speaker for [`AudioOutput::position`].
+//! `libasound2-dev`; a machine without the library or a sound card plays silent). The
+//! writing thread ([`super::stream`]) writes the PCM in periods with blocking
+//! `snd_pcm_writei`; after each write `snd_pcm_delay` says how many written frames are not
+//! heard yet, which gives the song position at the speaker for [`AudioOutput::position`].
 
+use super::stream::{PcmDevice, Stream};
 use super::{AudioOutput, Timeline};
 use libloading::Library;
 use odori_video::audio::Pcm;
 use std::ffi::{CString, c_char, c_int, c_long, c_uint, c_ulong, c_void};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 
 const SND_PCM_STREAM_PLAYBACK: c_int = 0;
 const SND_PCM_FORMAT_S16_LE: c_int = 2;
 const SND_PCM_ACCESS_RW_INTERLEAVED: c_int = 3;
-/// Frames written per call (about 23 ms at 44.1 kHz): how often the position is reported.
-const CHUNK: usize = 1024;
 /// The latency asked of ALSA, microseconds.
 const LATENCY_US: c_uint = 60_000;
 
@@ -151,153 +149,52 @@ impl Drop for Handle {
     }
 }
 
-#[derive(Default)]
-struct State {
-    playing: bool,
-    /// Next frame of the song to write.
-    cursor: usize,
-    /// Bumped by every play and pause: a write under way when it changes is flushed.
-    generation: u64,
-    report: Option<(f64, f64)>,
-    quit: bool,
-}
-
-struct Shared {
-    state: Mutex<State>,
-    wake: Condvar,
-}
-
-impl Shared {
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
 /// The soundtrack on an ALSA device.
 pub struct AlsaOutput {
-    shared: Arc<Shared>,
-    thread: Option<JoinHandle<()>>,
-    description: String,
-    rate: u32,
+    stream: Stream,
 }
 
 impl AlsaOutput {
     /// Open ALSA's `device` ("default", or "null" for a device that discards the sound) for
     /// `pcm`; an error says why there is no sound.
     pub fn open(device: &str, pcm: Arc<Pcm>, timeline: Timeline) -> Result<AlsaOutput, String> {
-        let mut handle = Handle::open(device, pcm.sample_rate, pcm.channels)?;
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State::default()),
-            wake: Condvar::new(),
-        });
+        let handle = Handle::open(device, pcm.sample_rate, pcm.channels)?;
         let description = format!(
             "ALSA \"{device}\", {} Hz, {} channel(s)",
             pcm.sample_rate, pcm.channels
         );
-        let rate = pcm.sample_rate;
-        let worker = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("odori-audio".into())
-            .spawn(move || write_loop(&mut handle, &pcm, &worker, timeline))
-            .map_err(|e| format!("cannot start the sound thread: {e}"))?;
         Ok(AlsaOutput {
-            shared,
-            thread: Some(thread),
-            description,
-            rate,
+            stream: Stream::start(handle, pcm, timeline, description)?,
         })
     }
 }
 
-/// The writer thread: waits while paused, writes a chunk at the cursor, reports the position.
-fn write_loop(handle: &mut Handle, pcm: &Pcm, shared: &Shared, timeline: Timeline) {
-    let channels = pcm.channels.max(1) as usize;
-    let total = pcm.samples.len() / channels;
-    let rate = pcm.sample_rate as f64;
-    let mut flushed = true;
-    loop {
-        let (cursor, generation) = {
-            let mut s = shared.lock();
-            while !(s.quit || s.playing && s.cursor < total) {
-                if !flushed {
-                    drop(s);
-                    handle.flush();
-                    flushed = true;
-                    s = shared.lock();
-                    continue;
-                }
-                if s.playing && s.cursor >= total {
-                    // The song ended: nothing more is heard.
-                    s.report = None;
-                }
-                s = shared.wake.wait(s).unwrap_or_else(|p| p.into_inner());
-            }
-            if s.quit {
-                return;
-            }
-            (s.cursor, s.generation)
-        };
-        let frames = CHUNK.min(total - cursor);
-        let chunk = &pcm.samples[cursor * channels..(cursor + frames) * channels];
-        flushed = false;
-        let written = match handle.write(chunk, frames) {
-            Ok(n) => n,
-            Err(_) => {
-                // The device went away: stop reporting, the clock runs on the timeline.
-                let mut s = shared.lock();
-                s.report = None;
-                s.playing = false;
-                continue;
-            }
-        };
-        let pending = handle.delay().unwrap_or(0).max(0) as f64;
-        let now = timeline.now();
-        let mut s = shared.lock();
-        if s.generation != generation {
-            // Paused or moved while writing: what was written is stale.
-            drop(s);
-            handle.flush();
-            flushed = true;
-            continue;
-        }
-        s.cursor = cursor + written;
-        s.report = Some(((s.cursor as f64 - pending) / rate, now));
+impl PcmDevice for Handle {
+    fn write(&mut self, samples: &[i16], frames: usize) -> Result<usize, i32> {
+        Handle::write(self, samples, frames)
+    }
+    fn delay(&mut self) -> Option<i64> {
+        Handle::delay(self)
+    }
+    fn flush(&mut self) {
+        Handle::flush(self)
     }
 }
 
 impl AudioOutput for AlsaOutput {
-    fn play(&mut self, at: f64) {
-        let mut s = self.shared.lock();
-        s.cursor = (at.max(0.0) * self.rate as f64).round() as usize;
-        s.playing = true;
-        s.generation += 1;
-        s.report = None;
-        self.shared.wake.notify_all();
+    fn play(&mut self, at: f64, speed: f64) {
+        self.stream.play(at, speed)
     }
 
     fn pause(&mut self) {
-        let mut s = self.shared.lock();
-        s.playing = false;
-        s.generation += 1;
-        s.report = None;
-        self.shared.wake.notify_all();
+        self.stream.pause()
     }
 
     fn position(&self) -> Option<(f64, f64)> {
-        self.shared.lock().report
+        self.stream.position()
     }
 
     fn describe(&self) -> String {
-        self.description.clone()
-    }
-}
-
-impl Drop for AlsaOutput {
-    fn drop(&mut self) {
-        self.shared.lock().quit = true;
-        self.shared.wake.notify_all();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        self.stream.describe()
     }
 }

@@ -1,11 +1,12 @@
 //! The playback clock: where in the song (and so in the dance) the picture is.
 //!
 //! With sound, the position is what the output device last reported hearing, carried forward
-//! on the timeline to the moment asked (devices report once a period, 10–50 ms apart, which
-//! is coarser than a 60 Hz display frame; carried forward, the picture moves every frame and
-//! still follows the sound card's own clock, which drifts from the system's). Without sound,
-//! or past the song's end, or at a speed other than 1, it is the timeline scaled by the speed
-//! from the last known position. While playing it never goes backwards (a late device report
+//! on the timeline at the playback speed to the moment asked (devices report once a period,
+//! 10–50 ms apart, which is coarser than a 60 Hz display frame; carried forward, the picture
+//! moves every frame and still follows the sound card's own clock, which drifts from the
+//! system's). The sound plays at every speed, resampled, so the sound drives the picture at
+//! ×0.5 as at ×1. Without sound, or past the song's end, it is the timeline scaled by the
+//! speed from the last known position. While playing it never goes backwards (a late device report
 //! would otherwise make the picture shudder); [`PlaybackClock::seek`] moves it anywhere.
 
 use super::AudioOutput;
@@ -60,10 +61,9 @@ impl PlaybackClock {
         self.speed
     }
 
-    /// Sound plays only at speed 1 (nothing is resampled); other speeds run silent on the
-    /// timeline.
+    /// Sound plays whenever the clock does (resampled at speeds other than 1).
     fn audible(&self) -> bool {
-        self.playing && self.speed == 1.0
+        self.playing
     }
 
     /// The song second shown at timeline second `now`.
@@ -82,7 +82,7 @@ impl PlaybackClock {
         let pos = match reported {
             Some((heard, at)) => {
                 self.awaiting = false;
-                let p = heard + (now - at).max(0.0);
+                let p = heard + (now - at).max(0.0) * self.speed;
                 // What is heard becomes the anchor: if the device stops reporting (the song
                 // ended) the picture runs on from there.
                 self.anchor_pos = p;
@@ -139,7 +139,8 @@ impl PlaybackClock {
         }
     }
 
-    /// Playback speed (0.1–4); sound is muted at any speed but 1.
+    /// Playback speed (0.1–4); the sound restarts from the picture's position at the new
+    /// speed.
     pub fn set_speed(&mut self, speed: f64, now: f64) {
         let speed = if speed.is_finite() {
             speed.clamp(0.1, 4.0)
@@ -162,7 +163,7 @@ impl PlaybackClock {
         self.awaiting = audible && self.output.is_some();
         if let Some(o) = &mut self.output {
             if audible {
-                o.play(at);
+                o.play(at, self.speed);
             } else {
                 o.pause();
             }

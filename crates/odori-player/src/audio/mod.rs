@@ -7,6 +7,7 @@
 pub mod alsa;
 pub mod clock;
 pub mod sim;
+pub mod stream;
 
 pub use clock::PlaybackClock;
 
@@ -14,8 +15,9 @@ use std::time::Instant;
 
 /// A sound output playing one soundtrack.
 pub trait AudioOutput: Send {
-    /// Start (or resume) playing from song second `at`.
-    fn play(&mut self, at: f64);
+    /// Start (or resume) playing from song second `at`, `speed` song seconds a second
+    /// (resampled: the pitch follows the speed).
+    fn play(&mut self, at: f64, speed: f64);
     /// Stop playing; what is buffered is dropped, so sound stops at once.
     fn pause(&mut self);
     /// What is being heard: the song second at the speaker at timeline second `measured_at`,

@@ -23,8 +23,8 @@ pub struct SimSettings {
 #[derive(Debug, Default)]
 struct State {
     now: f64,
-    /// Timeline second and song second where playing last started.
-    started: Option<(f64, f64)>,
+    /// Timeline second, song second and speed where playing last started.
+    started: Option<(f64, f64, f64)>,
 }
 
 /// The test's handle on the simulated device: moves time, says what is heard.
@@ -72,18 +72,19 @@ impl SimDevice {
     /// `latency` after a start, past the end).
     pub fn heard(&self) -> Option<f64> {
         let s = self.lock();
-        let (t0, song0) = s.started?;
+        let (t0, song0, speed) = s.started?;
         let d = self.device_elapsed(t0, s.now);
+        // The device plays `speed` song seconds per second of its own (resampled).
         (d >= self.settings.latency)
-            .then_some(song0 + d - self.settings.latency)
+            .then_some(song0 + (d - self.settings.latency) * speed)
             .filter(|&p| p <= self.settings.length)
     }
 }
 
 impl AudioOutput for SimOutput {
-    fn play(&mut self, at: f64) {
+    fn play(&mut self, at: f64, speed: f64) {
         let mut s = self.device.lock();
-        s.started = Some((s.now, at));
+        s.started = Some((s.now, at, speed));
     }
 
     fn pause(&mut self) {
@@ -94,14 +95,14 @@ impl AudioOutput for SimOutput {
         let d = &self.device;
         let cfg = d.settings;
         let s = d.lock();
-        let (t0, song0) = s.started?;
+        let (t0, song0, speed) = s.started?;
         // The last period boundary, in device time, and when it fell on the timeline.
         let periods = (d.device_elapsed(t0, s.now) / cfg.period).floor();
         if periods < 1.0 {
             return None;
         }
         let boundary = periods * cfg.period;
-        let heard = song0 + boundary - cfg.latency;
+        let heard = song0 + (boundary - cfg.latency) * speed;
         (heard <= cfg.length).then_some((heard, t0 + boundary / cfg.rate))
     }
 
