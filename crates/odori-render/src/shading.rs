@@ -142,7 +142,7 @@ pub fn fs_model(
         let mut comp = (nl * 3.0).clamp(0.0, 1.0);
         // min(0, visibility) is 0 whatever the map says: the lookup is skipped there (the
         // WGSL does it anyway; the value is the same).
-        if m.params[3] > 0.5 && !(comp <= 0.0) {
+        if m.params[3] > 0.5 && (comp > 0.0 || comp.is_nan()) {
             comp = comp.min(shadow_visibility(s, i.shadow, shadow_texel));
         }
         return Some(saturate4(shade.lerp(lit, comp)));

@@ -77,6 +77,7 @@ pub struct Inputs<'a> {
 }
 
 /// Clip (when needed), set up and append one triangle of shared rows `v`.
+#[allow(clippy::too_many_arguments)]
 pub fn emit(
     attrs: &[[f32; ATTRS]],
     out: &mut Out,

@@ -152,15 +152,22 @@ impl DepthMap {
                 out.fill(f32::INFINITY);
                 for row in texels.chunks_exact(side) {
                     for (o, block) in out.iter_mut().zip(row.chunks(BLOCK as usize)) {
-                        *o = block.iter().fold(*o, |m, &d| m.min(d));
+                        // A NaN texel never passes a comparison: its block never answers.
+                        *o = (block.iter()).fold(*o, |m, &d| {
+                            if d.is_nan() {
+                                f32::NEG_INFINITY
+                            } else {
+                                m.min(d)
+                            }
+                        });
                     }
                 }
             });
     }
 
     /// True when every texel of columns `x0..=x1`, rows `y0..=y1` (clamped to the map) holds a
-    /// depth ≥ `reference`: each comparison there passes. From the block summary (NaN
-    /// never passes).
+    /// depth ≥ `reference`: each comparison there passes. From the block summary (a NaN
+    /// reference or texel never passes).
     #[inline(always)]
     fn all_pass(&self, x0: i64, y0: i64, x1: i64, y1: i64, reference: f32) -> bool {
         let n = self.side as i64 - 1;
@@ -171,7 +178,8 @@ impl DepthMap {
         for by in by0..=by1 {
             let row = &self.blocks[by as usize * bside..][..bside];
             for &m in &row[bx0 as usize..=bx1 as usize] {
-                if !(reference <= m) {
+                let pass = reference <= m && m > f32::NEG_INFINITY;
+                if !pass {
                     return false;
                 }
             }
