@@ -135,17 +135,21 @@ pub fn fs_model(
         spec = half_v.dot(n).max(0.0).powf(power) * specular.xyz() * light;
     }
     let toon_tint = Vec4::from(m.toon_tint);
-    let toon = s.toon(toon_uv(nl)) * toon_tint;
     if frame.self_shadow {
         let shade =
             (color.xyz() * Vec4::from(m.toon_shade).xyz() * toon_tint.xyz()).extend(color.w);
         let lit = (color.xyz() + spec).extend(color.w);
         let mut comp = (nl * 3.0).clamp(0.0, 1.0);
-        if m.params[3] > 0.5 {
+        // min(0, visibility) is 0 whatever the map says: the lookup is skipped there (the
+        // WGSL does it anyway; the value is the same).
+        if m.params[3] > 0.5 && (comp > 0.0 || comp.is_nan()) {
             comp = comp.min(shadow_visibility(s, i.shadow, shadow_texel));
         }
         return Some(saturate4(shade.lerp(lit, comp)));
     }
+    // The toon ramp is read only without self-shadow (the WGSL reads it before the branch;
+    // the value is the same).
+    let toon = s.toon(toon_uv(nl)) * toon_tint;
     Some(saturate4((color.xyz() * toon.xyz() + spec).extend(color.w)))
 }
 

@@ -11,6 +11,7 @@
 //! buffer is owned by the renderer and reused: after the first frame nothing is allocated.
 
 pub mod raster;
+mod setup;
 pub mod texture;
 
 use crate::materials::{self, MaterialUniform};
@@ -21,8 +22,9 @@ use crate::textures::TextureSource;
 use glam::{Mat4, Vec2, Vec3, Vec4, Vec4Swizzles};
 use odori_pose::MaterialState;
 use odori_pose::material::MaterialValues;
-use raster::{ATTRS, BAND, ClipVert, Cull, SUB, Tri};
+use raster::{ATTRS, BAND, Cull, SUB, Tri};
 use rayon::prelude::*;
+use setup::{Job, Pass};
 use std::collections::HashMap;
 use std::sync::Arc;
 use texture::{DepthMap, Mip};
@@ -84,7 +86,6 @@ struct Draw {
 }
 
 /// Per-frame scratch, kept between frames.
-#[derive(Default)]
 struct Work {
     clip: Vec<Vec4>,
     light: Vec<Vec4>,
@@ -95,51 +96,29 @@ struct Work {
     draws: Vec<Draw>,
     bins: Vec<Vec<u32>>,
     map_bins: Vec<Vec<u32>>,
+    jobs: Vec<setup::Job>,
+    outs: Vec<setup::Out>,
+    /// The ground rectangle's triangles.
+    ground: setup::Out,
+    /// Triangles per set-up job ([`setup::CHUNK`]; tests vary it).
+    chunk: u32,
 }
 
-impl Work {
-    /// Clip (when needed), set up and append a triangle; clipped vertices get new attribute
-    /// rows.
-    fn emit(
-        &mut self,
-        p: [Vec4; 3],
-        v: [u32; 3],
-        size: (u32, u32),
-        cull: Cull,
-        draw: u32,
-        bias: bool,
-    ) {
-        if raster::inside(&p) {
-            if let Some(t) = raster::setup(p, v, size, cull, draw, bias) {
-                self.tris.push(t);
-            }
-            return;
-        }
-        if raster::outside(&p) {
-            return;
-        }
-        let vert = |k: usize| ClipVert {
-            pos: p[k],
-            attr: self
-                .attrs
-                .get(v[k] as usize)
-                .copied()
-                .unwrap_or([0.0; ATTRS]),
-        };
-        let tri = [vert(0), vert(1), vert(2)];
-        let mut poly = raster::poly_buffer();
-        let n = raster::clip(tri, &mut poly);
-        if n < 3 {
-            return;
-        }
-        let first = self.attrs.len() as u32;
-        self.attrs.extend(poly[..n].iter().map(|c| c.attr));
-        for k in 1..n - 1 {
-            let q = [poly[0].pos, poly[k].pos, poly[k + 1].pos];
-            let idx = [first, first + k as u32, first + k as u32 + 1];
-            if let Some(t) = raster::setup(q, idx, size, cull, draw, bias) {
-                self.tris.push(t);
-            }
+impl Default for Work {
+    fn default() -> Work {
+        Work {
+            clip: Vec::new(),
+            light: Vec::new(),
+            nc: Vec::new(),
+            attrs: Vec::new(),
+            tris: Vec::new(),
+            draws: Vec::new(),
+            bins: Vec::new(),
+            map_bins: Vec::new(),
+            jobs: Vec::new(),
+            outs: Vec::new(),
+            ground: setup::Out::default(),
+            chunk: setup::CHUNK,
         }
     }
 }
@@ -381,21 +360,38 @@ impl CpuRenderer {
         w.tris.clear();
         w.attrs
             .truncate(self.models.iter().map(|m| m.positions.len()).sum());
+        w.jobs.clear();
         let mut base = 0u32;
-        for m in &self.models {
+        for (mi, m) in self.models.iter().enumerate() {
             for (i, d) in m.model.materials.iter().enumerate() {
                 if !casts(m, i) {
                     continue;
                 }
-                let idx = &m.indices[d.indices.start as usize..d.indices.end as usize];
-                for t in idx.chunks_exact(3) {
-                    let v = [base + t[0], base + t[1], base + t[2]];
-                    let p = v.map(|k| w.light[k as usize]);
-                    w.emit(p, v, (side, side), Cull::None, 0, true);
-                }
+                let job = Job {
+                    pass: Pass::Light,
+                    cull: Cull::None,
+                    draw: 0,
+                    model: mi as u32,
+                    start: d.indices.start,
+                    end: d.indices.end,
+                    base,
+                    edge_px: 0.0,
+                };
+                setup::push_jobs(&mut w.jobs, job, w.chunk);
             }
             base += m.positions.len() as u32;
         }
+        let inputs = setup::Inputs {
+            models: &self.models,
+            clip: &w.clip,
+            light: &w.light,
+            nc: &w.nc,
+            attrs: &w.attrs,
+            size: (side, side),
+            viewport: Vec2::ZERO,
+        };
+        setup::run_all(&w.jobs, &inputs, &mut w.outs);
+        setup::join_all(w.jobs.len(), &w.outs, &mut w.tris, &mut w.attrs);
         let bands = side.div_ceil(BAND) as usize;
         w.map_bins.resize_with(bands, Vec::new);
         w.map_bins.iter_mut().for_each(Vec::clear);
@@ -409,6 +405,7 @@ impl CpuRenderer {
             .for_each(|(b, (rows, bin))| {
                 raster::depth_band(rows, b as u32 * BAND, side, tris, bin);
             });
+        map.summarise();
     }
 
     /// Every triangle of the main pass, in draw order: the ground rectangle, then per model its
@@ -440,24 +437,18 @@ impl CpuRenderer {
                 *c = vp * world.extend(1.0);
             }
             // A triangle strip: (0, 1, 2), (2, 1, 3).
-            w.emit(
-                [p[0], p[1], p[2]],
-                [first, first + 1, first + 2],
-                size,
-                Cull::None,
-                draw,
-                false,
-            );
-            w.emit(
-                [p[2], p[1], p[3]],
-                [first + 2, first + 1, first + 3],
-                size,
-                Cull::None,
-                draw,
-                false,
-            );
+            let g = &mut w.ground;
+            g.tris.clear();
+            g.attrs.clear();
+            for (q, v) in [([0, 1, 2], [0, 1, 2]), ([2, 1, 3], [2, 1, 3])] {
+                let v = v.map(|k| first + k);
+                let q = q.map(|k| p[k]);
+                setup::emit(&w.attrs, g, q, v, size, Cull::None, draw, false);
+            }
+            setup::join(g, &mut w.tris, &mut w.attrs);
         }
         let viewport = Vec2::new(u.viewport[0], u.viewport[1]);
+        w.jobs.clear();
         let mut base = 0u32;
         for (mi, m) in self.models.iter().enumerate() {
             let mats = &m.model.materials;
@@ -471,17 +462,21 @@ impl CpuRenderer {
                     model: mi as u32,
                     material: i as u32,
                 });
-                let cull = if d.double_sided {
-                    Cull::None
-                } else {
-                    Cull::Back
+                let job = Job {
+                    pass: Pass::Model,
+                    cull: if d.double_sided {
+                        Cull::None
+                    } else {
+                        Cull::Back
+                    },
+                    draw,
+                    model: mi as u32,
+                    start: d.indices.start,
+                    end: d.indices.end,
+                    base,
+                    edge_px: 0.0,
                 };
-                let idx = &m.indices[d.indices.start as usize..d.indices.end as usize];
-                for t in idx.chunks_exact(3) {
-                    let v = [base + t[0], base + t[1], base + t[2]];
-                    let p = v.map(|k| w.clip[k as usize]);
-                    w.emit(p, v, size, cull, draw, false);
-                }
+                setup::push_jobs(&mut w.jobs, job, w.chunk);
             }
             if self.options.edges {
                 for (i, d) in mats.iter().enumerate() {
@@ -495,27 +490,32 @@ impl CpuRenderer {
                         material: i as u32,
                     });
                     // vs_edge: out along the screen-space normal by a fixed number of pixels.
-                    let size_px = m.uniforms[i].params[0] * u.viewport[2];
-                    let idx = &m.indices[d.indices.start as usize..d.indices.end as usize];
-                    for t in idx.chunks_exact(3) {
-                        let v = [base + t[0], base + t[1], base + t[2]];
-                        let p = [0, 1, 2].map(|k| {
-                            let c = w.clip[v[k] as usize];
-                            let scale = m.model.edge_scale[t[k] as usize];
-                            let push = shading::edge_push(
-                                w.nc[v[k] as usize],
-                                size_px * scale,
-                                viewport,
-                                c.w,
-                            );
-                            Vec4::new(c.x + push.x, c.y + push.y, c.z, c.w)
-                        });
-                        w.emit(p, v, size, Cull::Front, draw, false);
-                    }
+                    let job = Job {
+                        pass: Pass::Edge,
+                        cull: Cull::Front,
+                        draw,
+                        model: mi as u32,
+                        start: d.indices.start,
+                        end: d.indices.end,
+                        base,
+                        edge_px: m.uniforms[i].params[0] * u.viewport[2],
+                    };
+                    setup::push_jobs(&mut w.jobs, job, w.chunk);
                 }
             }
             base += m.positions.len() as u32;
         }
+        let inputs = setup::Inputs {
+            models: &self.models,
+            clip: &w.clip,
+            light: &w.light,
+            nc: &w.nc,
+            attrs: &w.attrs,
+            size,
+            viewport,
+        };
+        setup::run_all(&w.jobs, &inputs, &mut w.outs);
+        setup::join_all(w.jobs.len(), &w.outs, &mut w.tris, &mut w.attrs);
         let bands = self.options.height.div_ceil(BAND) as usize;
         w.bins.resize_with(bands, Vec::new);
         w.bins.iter_mut().for_each(Vec::clear);
@@ -585,7 +585,8 @@ fn resolve(color: &[u32], out: &mut [u8], samples: usize) {
         }
         return;
     }
-    debug_assert_eq!(samples, 4);
+    #[cfg(test)]
+    assert_eq!(samples, 4);
     for (o, px) in out.chunks_exact_mut(4).zip(color.chunks_exact(4)) {
         let (mut even, mut odd) = (0u32, 0u32);
         for &c in px {
@@ -667,6 +668,10 @@ impl Ctx<'_> {
         let w = self.width as i32;
         let rows = (color.len() / (self.width as usize * s)) as i32;
         let y0 = y0 as i32;
+        // Edge-function offsets of each quad pixel's samples from the quad's corner, per
+        // triangle: the loops below only add (the same integers as `Tri::edges` computes;
+        // the unit tests' build checks each against it).
+        let mut off = [[[0i64; 3]; 4]; 4];
         for &t in bin {
             let tri = &self.tris[t as usize];
             let draw = self.draws[tri.draw as usize];
@@ -674,11 +679,29 @@ impl Ctx<'_> {
             let ye = tri.bbox[3].min(y0 + rows - 1);
             let xs = tri.bbox[0] & !1;
             let xe = tri.bbox[2];
+            for (p, row) in off.iter_mut().enumerate() {
+                let (dx, dy) = ((p & 1) as i64 * SUB, (p >> 1) as i64 * SUB);
+                for (k, &(ox, oy)) in self.offsets.iter().enumerate() {
+                    row[k] = std::array::from_fn(|i| tri.a[i] * (dx + ox) + tri.b[i] * (dy + oy));
+                }
+            }
+            // `Tri::may_cover_quad`: the quad's centre is a corner plus (SUB, SUB); an edge
+            // can reach no sample when its value there is below −(|a| + |b|)·SUB.
+            let centre: [i64; 3] = std::array::from_fn(|i| (tri.a[i] + tri.b[i]) * SUB);
+            let reach: [i64; 3] = std::array::from_fn(|i| (tri.a[i].abs() + tri.b[i].abs()) * SUB);
+            let step: [i64; 3] = std::array::from_fn(|i| tri.a[i] * 2 * SUB);
             let mut qy = ys;
             while qy <= ye {
+                // Edge values at the quad corner (qx, qy), stepped along the row.
+                let mut corner = tri.edges(xs as i64 * SUB, qy as i64 * SUB);
                 let mut qx = xs;
                 while qx <= xe {
-                    if !tri.may_cover_quad(qx as i64, qy as i64) {
+                    let e0 = corner;
+                    corner = std::array::from_fn(|i| corner[i] + step[i]);
+                    let may_cover = (0..3).all(|i| e0[i] + centre[i] + reach[i] >= 0);
+                    #[cfg(test)]
+                    assert_eq!(may_cover, tri.may_cover_quad(qx as i64, qy as i64));
+                    if !may_cover {
                         qx += 2;
                         continue;
                     }
@@ -691,8 +714,17 @@ impl Ctx<'_> {
                             continue;
                         }
                         let base = (((py - y0) * w + px) as usize) * s;
-                        for (k, &(ox, oy)) in self.offsets.iter().enumerate() {
-                            let e = tri.edges(px as i64 * SUB + ox, py as i64 * SUB + oy);
+                        for k in 0..s {
+                            let o = &off[p][k];
+                            let e = [e0[0] + o[0], e0[1] + o[1], e0[2] + o[2]];
+                            #[cfg(test)]
+                            assert_eq!(
+                                e,
+                                tri.edges(
+                                    px as i64 * SUB + self.offsets[k].0,
+                                    py as i64 * SUB + self.offsets[k].1
+                                )
+                            );
                             if e[0] < 0 || e[1] < 0 || e[2] < 0 {
                                 continue;
                             }
@@ -800,8 +832,11 @@ impl Ctx<'_> {
                     };
                     uv[p] = i.uv;
                     suv[p] = i.sphere_uv;
-                    let n = i.normal * (1.0 / i.normal.length());
-                    tv[p] = shading::toon_uv(n.dot(to_light)).y;
+                    // The toon ramp is read only without self-shadow (`fs_model`).
+                    if !self.frame.self_shadow {
+                        let n = i.normal * (1.0 / i.normal.length());
+                        tv[p] = shading::toon_uv(n.dot(to_light)).y;
+                    }
                     inputs[p] = Some(i);
                 }
                 // Coarse derivatives: along the quad's top row and left column.
@@ -819,7 +854,11 @@ impl Ctx<'_> {
                     lod: [
                         lod(material.texture.as_ref(), &uv),
                         lod(material.sphere.as_ref(), &suv),
-                        lod(Some(&material.toon), &tvv),
+                        if self.frame.self_shadow {
+                            0.0
+                        } else {
+                            lod(Some(&material.toon), &tvv)
+                        },
                     ],
                     map: self.shadow,
                 };
@@ -887,6 +926,7 @@ impl Samplers for GroundSamplers<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use raster::ClipVert;
 
     /// The packed resolve equals the per-channel rounded mean, (a + b + c + d + 2) / 4.
     #[test]
@@ -958,6 +998,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Set-up on several threads gives what one thread gives: the demo character at its rest
+    /// pose drawn with jobs of 7 triangles (hundreds of jobs, joined in order) and with one
+    /// job per material have the same triangle list, the same light map and the same pixels,
+    /// bit for bit.
+    #[test]
+    fn parallel_setup_equals_one_job_per_material() {
+        let demo = crate::demo::Demo::new();
+        let model = RenderModel::from_pmx(&demo.pmx);
+        let positions: Vec<[f32; 3]> = demo.pmx.vertices.iter().map(|v| v.position).collect();
+        let normals: Vec<[f32; 3]> = demo.pmx.vertices.iter().map(|v| v.normal).collect();
+        let uvs: Vec<[f32; 2]> = demo.pmx.vertices.iter().map(|v| v.uv).collect();
+        let view = FrameView {
+            camera: crate::camera::framing(model.bounds.0, model.bounds.1, 1.0),
+            light: crate::light::Light::DEFAULT,
+            bounds: model.bounds,
+        };
+        let options = RenderOptions {
+            width: 200,
+            height: 200,
+            msaa: 1,
+            ..RenderOptions::default()
+        };
+        let draw = |chunk: u32| {
+            let mut r = CpuRenderer::new(model.clone(), &demo.textures, options.clone());
+            r.work.chunk = chunk;
+            r.upload_vertices(0, &positions, &normals, &uvs);
+            let img = r.render_image(&view);
+            let tris: Vec<([i64; 3], [u32; 3], u32)> =
+                r.work.tris.iter().map(|t| (t.c, t.v, t.draw)).collect();
+            (img, tris, r.shadow.depth.clone(), r.work.jobs.len())
+        };
+        let (img_a, tris_a, map_a, jobs_a) = draw(7);
+        let (img_b, tris_b, map_b, jobs_b) = draw(u32::MAX / 4);
+        assert!(jobs_a > 10 * jobs_b, "{jobs_a} jobs against {jobs_b}");
+        assert!(tris_a.len() > 1000);
+        assert_eq!(tris_a, tris_b);
+        assert_eq!(map_a, map_b);
+        assert_eq!(img_a.as_raw(), img_b.as_raw());
+        // Something was drawn: not every pixel is the background.
+        assert!(img_a.pixels().any(|p| p.0 != [255; 4]));
     }
 
     /// Clipping keeps what is inside the depth range: a triangle crossing the near plane

@@ -303,8 +303,14 @@ pub fn depth_band(rows: &mut [f32], y0: u32, side: u32, tris: &[Tri], bin: &[u32
             let row = &mut rows[((py - y0) as u32 * side) as usize..][..side as usize];
             let sy = py as i64 * SUB + SUB / 2;
             let mut inside_run = false;
+            // The edge functions at each pixel centre of the row, stepped (the same integers).
+            let mut next = tri.edges(tri.bbox[0] as i64 * SUB + SUB / 2, sy);
+            let step = tri.a.map(|a| a * SUB);
             for px in tri.bbox[0]..=tri.bbox[2] {
-                let e = tri.edges(px as i64 * SUB + SUB / 2, sy);
+                let e = next;
+                next = [next[0] + step[0], next[1] + step[1], next[2] + step[2]];
+                #[cfg(test)]
+                assert_eq!(e, tri.edges(px as i64 * SUB + SUB / 2, sy));
                 if e[0] < 0 || e[1] < 0 || e[2] < 0 {
                     // Past the span on this row: the rest of the row is outside too.
                     if inside_run {

@@ -82,7 +82,17 @@ impl Mip {
         let addr = |i: i64, n: u32| -> usize {
             let n = n as i64;
             if wrap {
-                i.rem_euclid(n) as usize
+                // Repeat: one step outside is the common case (a neighbour across the seam);
+                // the division only for coordinates further out.
+                if (0..n).contains(&i) {
+                    i as usize
+                } else if (n..2 * n).contains(&i) {
+                    (i - n) as usize
+                } else if (-n..0).contains(&i) {
+                    (i + n) as usize
+                } else {
+                    i.rem_euclid(n) as usize
+                }
             } else {
                 i.clamp(0, n - 1) as usize
             }
@@ -100,18 +110,81 @@ impl Mip {
     }
 }
 
-/// A light-space depth map (Depth32Float), rows top to bottom.
+/// Texels per side of a [`DepthMap`] summary block.
+pub const BLOCK: u32 = 8;
+
+/// A light-space depth map (Depth32Float), rows top to bottom, with a summary: the nearest
+/// depth of each `BLOCK`×`BLOCK` block. Most lookups (the ground outside the model's shadow,
+/// lit skin) are farther from the light than nothing in their footprint; the summary answers
+/// those "fully lit" without comparing texels, with the same result as comparing them.
 pub struct DepthMap {
     pub side: u32,
     pub depth: Vec<f32>,
+    /// Blocks per side (`side / BLOCK` rounded up).
+    bside: u32,
+    /// Nearest depth of each block, rows top to bottom; [`DepthMap::summarise`] refreshes it.
+    blocks: Vec<f32>,
 }
 
 impl DepthMap {
     pub fn new(side: u32) -> DepthMap {
+        let bside = side.div_ceil(BLOCK);
         DepthMap {
             side,
             depth: vec![1.0; (side * side) as usize],
+            bside,
+            blocks: vec![1.0; (bside * bside) as usize],
         }
+    }
+
+    /// Recompute the block summary after the depth was drawn (rows of blocks in parallel).
+    pub fn summarise(&mut self) {
+        use rayon::prelude::*;
+        let (side, bside) = (self.side as usize, self.bside as usize);
+        if side == 0 {
+            return;
+        }
+        let depth = &self.depth;
+        let rows = BLOCK as usize * side;
+        (self.blocks.par_chunks_mut(bside))
+            .zip(depth.par_chunks(rows))
+            .for_each(|(out, texels)| {
+                out.fill(f32::INFINITY);
+                for row in texels.chunks_exact(side) {
+                    for (o, block) in out.iter_mut().zip(row.chunks(BLOCK as usize)) {
+                        // A NaN texel never passes a comparison: its block never answers.
+                        *o = (block.iter()).fold(*o, |m, &d| {
+                            if d.is_nan() {
+                                f32::NEG_INFINITY
+                            } else {
+                                m.min(d)
+                            }
+                        });
+                    }
+                }
+            });
+    }
+
+    /// True when every texel of columns `x0..=x1`, rows `y0..=y1` (clamped to the map) holds a
+    /// depth ≥ `reference`: each comparison there passes. From the block summary (a NaN
+    /// reference or texel never passes).
+    #[inline(always)]
+    fn all_pass(&self, x0: i64, y0: i64, x1: i64, y1: i64, reference: f32) -> bool {
+        let n = self.side as i64 - 1;
+        let b = BLOCK as i64;
+        let (bx0, bx1) = (x0.clamp(0, n) / b, x1.clamp(0, n) / b);
+        let (by0, by1) = (y0.clamp(0, n) / b, y1.clamp(0, n) / b);
+        let bside = self.bside as usize;
+        for by in by0..=by1 {
+            let row = &self.blocks[by as usize * bside..][..bside];
+            for &m in &row[bx0 as usize..=bx1 as usize] {
+                let pass = reference <= m && m > f32::NEG_INFINITY;
+                if !pass {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// `textureSampleCompareLevel` with a linear `LessEqual` comparison sampler, clamped to the
@@ -140,9 +213,28 @@ impl DepthMap {
     /// footprints are the 4×4 texels around `uv` with the same bilinear weights, so each texel
     /// is compared once.
     pub fn pcf4(&self, uv: Vec2, reference: f32) -> f32 {
+        self.pcf4_traced(uv, reference).0
+    }
+
+    /// [`DepthMap::pcf4`], and whether the block summary answered it (every texel of the
+    /// footprint passes: each tap is exactly 1, their mean exactly 1).
+    pub fn pcf4_traced(&self, uv: Vec2, reference: f32) -> (f32, bool) {
         let x = uv.x * self.side as f32 - 0.5;
         let y = uv.y * self.side as f32 - 0.5;
         let (x0, y0) = (floor_i(x), floor_i(y));
+        // (A NaN position takes the texel path, which gives NaN as the GPU formula does.)
+        if x.is_finite()
+            && y.is_finite()
+            && self.all_pass(x0 - 1, y0 - 1, x0 + 2, y0 + 2, reference)
+        {
+            return (1.0, true);
+        }
+        (self.pcf4_texels(x, y, x0, y0, reference), false)
+    }
+
+    /// The 16 comparisons of [`DepthMap::pcf4`] at map position (`x`, `y`), `x0`, `y0` their
+    /// floors.
+    fn pcf4_texels(&self, x: f32, y: f32, x0: i64, y0: i64, reference: f32) -> f32 {
         let (tx, ty) = (x - x0 as f32, y - y0 as f32);
         let n = self.side as i64;
         let mut c = [[0f32; 4]; 4];
@@ -170,5 +262,44 @@ impl DepthMap {
             top + (bottom - top) * ty
         };
         (tap(0, 0) + tap(2, 0) + tap(0, 2) + tap(2, 2)) * 0.25
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block summary's answer equals the 16 comparisons bit for bit, and it does answer:
+    /// a 100-texel map (blocks cut at its edge) with a random "model" in its middle and the
+    /// rest clear, probed at random positions and depths both in front and behind.
+    #[test]
+    fn pcf4_summary_equals_the_texel_comparisons() {
+        let mut x = 0x9e37_79b9u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as f32 / u32::MAX as f32
+        };
+        let side = 100u32;
+        let mut map = DepthMap::new(side);
+        for y in 30..70 {
+            for x in 25..60 {
+                map.depth[y * side as usize + x] = 0.3 + 0.4 * next();
+            }
+        }
+        map.summarise();
+        let (mut fast, mut slow) = (0, 0);
+        for _ in 0..20_000 {
+            let uv = Vec2::new(next() * 1.1 - 0.05, next() * 1.1 - 0.05);
+            let reference = next();
+            let (got, summary) = map.pcf4_traced(uv, reference);
+            let x = uv.x * side as f32 - 0.5;
+            let y = uv.y * side as f32 - 0.5;
+            let want = map.pcf4_texels(x, y, floor_i(x), floor_i(y), reference);
+            assert_eq!(got.to_bits(), want.to_bits(), "{uv} {reference}");
+            if summary { fast += 1 } else { slow += 1 }
+        }
+        assert!(fast > 1000 && slow > 1000, "fast {fast}, slow {slow}");
     }
 }
