@@ -365,6 +365,22 @@ impl Renderer {
         slot: usize,
         before: impl FnOnce(&mut wgpu::CommandEncoder),
     ) {
+        self.record(view, Some(slot), before);
+    }
+
+    /// Draw one frame into [`Renderer::color_view`] only, with no copy into a readback slot:
+    /// for a page or window that shows the frame on a surface and never reads it back (on
+    /// WebGL2 the copy is a `glReadPixels` per frame).
+    pub fn draw(&mut self, view: &FrameView) {
+        self.record(view, None, |_| {});
+    }
+
+    fn record(
+        &mut self,
+        view: &FrameView,
+        slot: Option<usize>,
+        before: impl FnOnce(&mut wgpu::CommandEncoder),
+    ) {
         let (uniform, ground) = frame_uniform(&self.options, view);
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
@@ -450,8 +466,10 @@ impl Renderer {
                 }
             }
         }
-        self.target
-            .copy_to_slot(&mut encoder, slot % self.target.slots());
+        if let Some(slot) = slot {
+            self.target
+                .copy_to_slot(&mut encoder, slot % self.target.slots());
+        }
         self.gpu.queue.submit([encoder.finish()]);
     }
 
