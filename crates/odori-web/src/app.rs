@@ -54,14 +54,14 @@ fn options(physics: bool) -> PlayerOptions {
 #[wasm_bindgen]
 impl App {
     /// The embedded demo on `canvas` (its width and height are the picture's). `webgl`:
-    /// WebGL2 even where the browser has WebGPU.
-    pub async fn create(canvas: HtmlCanvasElement, webgl: bool) -> Result<App, JsError> {
+    /// WebGL2 even where the browser has WebGPU; `msaa`: samples per pixel (4; 1 for none).
+    pub async fn create(canvas: HtmlCanvasElement, webgl: bool, msaa: u32) -> Result<App, JsError> {
         std::panic::set_hook(Box::new(|info| {
             web_sys::console::error_1(&format!("odori panicked: {info}").into());
         }));
         let aspect = canvas.width().max(1) as f32 / canvas.height().max(1) as f32;
         let scene = Arc::new(Scene::demo());
-        let canvas = canvas::open(canvas, &scene, webgl)
+        let canvas = canvas::open(canvas, &scene, webgl, msaa)
             .await
             .map_err(|e| JsError::new(&e))?;
         Ok(App {

@@ -19,8 +19,14 @@ pub struct Canvas {
     pub adapter: String,
 }
 
-/// Open the GPU on `canvas`. `webgl` skips WebGPU even where the browser has it.
-pub async fn open(canvas: HtmlCanvasElement, scene: &Scene, webgl: bool) -> Result<Canvas, String> {
+/// Open the GPU on `canvas`. `webgl` skips WebGPU even where the browser has it; `msaa`:
+/// samples per pixel (4, or 1 for none).
+pub async fn open(
+    canvas: HtmlCanvasElement,
+    scene: &Scene,
+    webgl: bool,
+    msaa: u32,
+) -> Result<Canvas, String> {
     let (width, height) = (canvas.width().max(1), canvas.height().max(1));
     let instance = if webgl {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
@@ -99,7 +105,7 @@ pub async fn open(canvas: HtmlCanvasElement, scene: &Scene, webgl: bool) -> Resu
         info,
         sample_counts,
     };
-    let renderer = new_renderer(scene, gpu, width, height);
+    let renderer = new_renderer(scene, gpu, width, height, msaa);
     let r = wgpu_of(&renderer);
     let mut blit = Blit::new(&r.gpu.device, format);
     blit.set_source(&r.gpu.device, r.color_view());
@@ -122,7 +128,8 @@ impl Canvas {
             info: g.info.clone(),
             sample_counts: g.sample_counts.clone(),
         };
-        self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height);
+        let msaa = self.renderer.options().msaa;
+        self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height, msaa);
         let r = wgpu_of(&self.renderer);
         self.blit.set_source(&r.gpu.device, r.color_view());
     }
@@ -189,13 +196,14 @@ fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
         .expect("the page's renderer is made from a GPU device")
 }
 
-fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32) -> AnyRenderer {
+fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32, msaa: u32) -> AnyRenderer {
     renderer_for(
         scene,
         Device::Gpu(gpu),
         RenderOptions {
             width,
             height,
+            msaa,
             slots: 1,
             ..RenderOptions::default()
         },

@@ -16,7 +16,11 @@ fn read_gene(folder_style: bool) -> Option<Vec<(String, Vec<u8>)>> {
         if folder_style {
             format!("Gene/{p}")
         } else {
-            Path::new(p).file_name().unwrap().to_string_lossy().into_owned()
+            Path::new(p)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
         }
     };
     let mut files = vec![
@@ -24,10 +28,7 @@ fn read_gene(folder_style: bool) -> Option<Vec<(String, Vec<u8>)>> {
             name("Gene_light.pmx"),
             std::fs::read(gene.join("Gene_light.pmx")).unwrap(),
         ),
-        (
-            "wavefile_v2.vmd".to_string(),
-            std::fs::read(&vmd).unwrap(),
-        ),
+        ("wavefile_v2.vmd".to_string(), std::fs::read(&vmd).unwrap()),
     ];
     for e in std::fs::read_dir(gene.join("light")).unwrap().flatten() {
         let rel = format!("light/{}", e.file_name().to_string_lossy());
@@ -53,7 +54,10 @@ fn gene_with_its_textures_loads_from_a_folder_and_from_picked_files() {
         assert_eq!(models.len(), 1);
         let textures = models[0].asset().textures();
         for t in &pmx.textures {
-            assert!(textures.exists(t), "{t} not found (folder style {folder_style})");
+            assert!(
+                textures.exists(t),
+                "{t} not found (folder style {folder_style})"
+            );
             textures.load(t).unwrap();
         }
         // The dance binds: far more tracks match than the 74 facial ones that do not.
@@ -74,7 +78,13 @@ fn a_camera_vmd_becomes_the_camera() {
     ) else {
         return;
     };
-    assert!(scene_from_files(files.clone()).unwrap().scene.camera().is_none());
+    assert!(
+        scene_from_files(files.clone())
+            .unwrap()
+            .scene
+            .camera()
+            .is_none()
+    );
     files.push(("wavefile_camera.vmd".into(), std::fs::read(cam).unwrap()));
     assert!(scene_from_files(files).unwrap().scene.camera().is_some());
 }
@@ -90,7 +100,10 @@ fn bad_input_is_refused_naming_the_file() {
     assert!(e.starts_with("Gene/Gene_light.pmx: PMX section"), "{e}");
     // A motion alone: no model to play it on.
     let e = scene_from_files(vec![files[1].clone()]).err().unwrap();
-    assert!(e.contains("no model among the files given (wavefile_v2.vmd)"), "{e}");
+    assert!(
+        e.contains("no model among the files given (wavefile_v2.vmd)"),
+        "{e}"
+    );
     // A text file named .vmd.
     let mut bad = files.clone();
     bad[1].1 = b"not a motion".to_vec();

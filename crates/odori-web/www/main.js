@@ -185,7 +185,7 @@ window.odori = {
 async function main() {
   await init();
   try {
-    state.app = await App.create(canvas, params.get("backend") === "webgl");
+    state.app = await App.create(canvas, params.get("backend") === "webgl", +(params.get("msaa") || 4));
   } catch (e) {
     $("status").textContent = "";
     showError(`odori cannot start: ${e.message || e}`);

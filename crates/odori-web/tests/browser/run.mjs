@@ -14,6 +14,7 @@ const bench = flags.includes("--bench") || geneDir === "--bench";
 const DEMO_FRAME = 120;
 const GENE_FRAME = 300;
 const W = 640, H = 360;
+const MSAA = +(process.env.ODORI_WEB_MSAA || 4);
 const result = {};
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-web-chromium-"));
@@ -36,7 +37,7 @@ const canvasShot = (file) => page.locator("#view").screenshot({ path: path.join(
 
 try {
   const t0 = Date.now();
-  await page.goto(`${url}?w=${W}&h=${H}&backend=webgl`);
+  await page.goto(`${url}?w=${W}&h=${H}&backend=webgl&msaa=${MSAA}`);
   await wait(() => window.odori && (window.odori.firstFrameMs !== null || window.odori.lastError));
   result.firstFrameWallMs = Date.now() - t0;
   result.firstFrameMs = await page.evaluate(() => window.odori.firstFrameMs);
