@@ -19,7 +19,10 @@ version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3 
 bindgen=$tools/bin/wasm-bindgen
 if ! "$bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
     echo "installing wasm-bindgen-cli $version into $tools" >&2
-    cargo install wasm-bindgen-cli --version "$version" --root "$tools"
+    # --locked as its authors tested it; when the registry index lacks one of those exact
+    # versions (an offline mirror), the newest compatible ones.
+    cargo install --locked wasm-bindgen-cli --version "$version" --root "$tools" ||
+        cargo install wasm-bindgen-cli --version "$version" --root "$tools"
 fi
 cd "$root"
 env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
