@@ -13,7 +13,8 @@ const [url, out, geneDir, vmd, ...flags] = process.argv.slice(2);
 const bench = flags.includes("--bench") || geneDir === "--bench";
 const DEMO_FRAME = 120;
 const GENE_FRAME = 300;
-const W = 640, H = 360;
+// ODORI_WEB_SIZE=1280x720 for measurements (the Rust test compares at 640×360).
+const [W, H] = (process.env.ODORI_WEB_SIZE || "640x360").split("x").map(Number);
 const MSAA = +(process.env.ODORI_WEB_MSAA || 4);
 const result = {};
 
