@@ -22,8 +22,10 @@ pub enum PlaybackError {
     #[error("{path}: a motion must follow the model it is for (give MODEL then its motions)")]
     MotionBeforeModel { path: PathBuf },
     /// The soundtrack could not be read (the message names the audio file).
+    #[cfg(feature = "video")]
     #[error(transparent)]
     Soundtrack(odori_video::audio::AudioError),
+    #[cfg(feature = "video")]
     #[error("{path}: {source}")]
     Video {
         path: PathBuf,

@@ -36,9 +36,12 @@ pub mod asset;
 pub mod error;
 pub mod frame;
 pub mod load;
+#[cfg(feature = "video")]
 pub mod offline;
 pub mod player;
+pub mod render;
 pub mod scene;
+#[cfg(feature = "video")]
 pub mod sink;
 
 pub use asset::{ModelAsset, ModelFile};

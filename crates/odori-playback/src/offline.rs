@@ -7,10 +7,10 @@
 use crate::error::PlaybackError;
 use crate::frame::Frame;
 use crate::player::Player;
-use crate::scene::Scene;
+pub use crate::render::renderer_for;
 use crate::sink::FrameSink;
 use odori_deform::gpu::GpuSkinner;
-use odori_render::{AnyRenderer, Device, RenderOptions};
+use odori_render::AnyRenderer;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
@@ -39,15 +39,6 @@ impl FrameRange {
     pub fn frame(&self, k: usize) -> f32 {
         self.start + k as f32 * self.step
     }
-}
-
-/// A renderer on `device` (wgpu or the CPU rasteriser: [`Device::open`]) for every model of
-/// `scene`, in the scene's order, with the textures each model's asset names.
-pub fn renderer_for(scene: &Scene, device: Device, options: RenderOptions) -> AnyRenderer {
-    let models = (scene.models().iter())
-        .map(|m| (m.asset().render().clone(), m.asset().textures()))
-        .collect();
-    AnyRenderer::with_models(device, models, options)
 }
 
 /// Where vertices are deformed.

@@ -8,7 +8,9 @@ use glam::{Vec3, Vec3A};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
 use odori_pose::{Instance, Model, Motion, Stage};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+// web_time: std's Instant natively; in a browser (wasm32) std's panics, web_time reads
+// performance.now().
+use web_time::{Duration, Instant};
 
 /// MMD's animation rate: VMD frames per second.
 pub const FPS: f64 = 30.0;

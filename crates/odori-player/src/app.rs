@@ -674,7 +674,7 @@ impl App {
             if self.pending_screenshot.is_empty() {
                 // Shown only: no copy into the readback buffer.
                 if let Some(r) = view.renderer.gpu_renderer() {
-                    r.render_for_display(&fv);
+                    r.draw(&fv);
                 }
             } else {
                 view.renderer.render(&fv, 0);

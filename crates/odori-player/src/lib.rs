@@ -11,7 +11,6 @@
 pub mod actions;
 mod app;
 pub mod audio;
-mod blit;
 mod fonts;
 pub mod orbit;
 mod panel;

@@ -2,9 +2,9 @@
 //! that puts its frame on the surface, and egui's painter for the panels on top.
 
 use crate::Options;
-use crate::blit::Blit;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
+use odori_render::blit::Blit;
 use odori_render::target::{COLOR_FORMAT, DEPTH_FORMAT};
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;

@@ -10,6 +10,7 @@
 //! ([`shading`]) without any graphics driver; [`AnyRenderer`] is either.
 
 pub mod any;
+pub mod blit;
 pub mod camera;
 pub mod cpu;
 pub mod demo;

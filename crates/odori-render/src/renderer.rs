@@ -368,11 +368,11 @@ impl Renderer {
         self.record(view, Some(slot), before);
     }
 
-    /// Render one frame for display only ([`Renderer::color_view`]), without the copy into a
-    /// readback slot that [`Renderer::render`] records: a window player shows most frames
-    /// and saves few, and on a software rasteriser the copy of every frame is a full-frame
-    /// memcpy for nothing.
-    pub fn render_for_display(&mut self, view: &FrameView) {
+    /// Draw one frame into [`Renderer::color_view`] only, without the copy into a readback
+    /// slot that [`Renderer::render`] records: a window player or a web page shows most frames
+    /// and saves few, and the copy is a full-frame memcpy on a software rasteriser and a
+    /// `glReadPixels` per frame on WebGL2.
+    pub fn draw(&mut self, view: &FrameView) {
         self.record(view, None, |_| {});
     }
 

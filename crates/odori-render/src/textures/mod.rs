@@ -3,12 +3,14 @@
 //! material then draws without that texture, as MMD does.
 
 mod decode;
+pub mod files;
 pub mod path;
 
 pub use decode::decode;
 use image::RgbaImage;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Where texture names are looked up.
 #[derive(Debug, Clone)]
@@ -17,6 +19,8 @@ pub enum TextureSource {
     Folder(PathBuf),
     /// Images by exact name (generated models).
     Memory(HashMap<String, RgbaImage>),
+    /// Files in memory, resolved like a folder's (a web page's dropped files: [`files`]).
+    Files(Arc<files::FileSet>),
 }
 
 impl TextureSource {
@@ -41,6 +45,15 @@ impl TextureSource {
                     .unwrap_or_default();
                 decode(&bytes, ext).map_err(|e| format!("{name}: {e}"))
             }
+            TextureSource::Files(set) => {
+                let (bytes, ext) = set.find(name).map_err(|e| match e {
+                    path::Unresolved::Escapes => {
+                        format!("{name}: refused (outside the model's folder)")
+                    }
+                    path::Unresolved::NotFound => format!("{name}: not among the files given"),
+                })?;
+                decode(bytes, ext).map_err(|e| format!("{name}: {e}"))
+            }
         }
     }
 
@@ -50,6 +63,7 @@ impl TextureSource {
         match self {
             TextureSource::Memory(map) => map.contains_key(name),
             TextureSource::Folder(root) => path::resolve(root, name).is_ok(),
+            TextureSource::Files(set) => set.find(name).is_ok(),
         }
     }
 }

@@ -1,6 +1,6 @@
-//! Drawing the renderer's offscreen frame onto the window surface (see `blit.wgsl`).
-
-use odori_render::wgpu;
+//! Drawing the renderer's offscreen frame onto a presentable surface (a window's, a web
+//! page's canvas), see `shaders/blit.wgsl`: the renderer draws offscreen (MSAA, a fixed
+//! colour format), and a surface's format is whatever the platform offers.
 
 /// The pipeline and the bind group for the renderer's current colour target.
 pub struct Blit {
@@ -11,7 +11,7 @@ pub struct Blit {
 
 impl Blit {
     pub fn new(device: &wgpu::Device, surface_format: wgpu::TextureFormat) -> Blit {
-        let shader = device.create_shader_module(wgpu::include_wgsl!("blit.wgsl"));
+        let shader = device.create_shader_module(wgpu::include_wgsl!("shaders/blit.wgsl"));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("blit"),
             entries: &[wgpu::BindGroupLayoutEntry {

@@ -1,0 +1,233 @@
+//! What the page's script holds: the scene, its player and the canvas, behind wasm-bindgen.
+//! The script owns the clock (requestAnimationFrame, or the audio's time when a soundtrack
+//! plays) and calls [`App::advance`] or [`App::seek`], then [`App::render`].
+
+use crate::canvas::{self, Canvas};
+use crate::files::scene_from_files;
+use odori_playback::{Frame, Player, PlayerOptions, Preroll, Scene};
+use odori_render::camera::CameraPose;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// The longest step forward [`App::play_to`] plays through rather than seeks (3 s).
+const PLAY_GAP: f64 = 90.0;
+/// The step it plays through in, in MMD frames (under the physics world's 5-frame gap).
+const STEP: f64 = 4.0;
+
+/// Radians of orbit per pixel dragged.
+const ORBIT_PER_PIXEL: f32 = 0.008;
+
+#[wasm_bindgen]
+pub struct App {
+    scene: Arc<Scene>,
+    player: Player,
+    frame: Frame,
+    canvas: Canvas,
+    aspect: f32,
+    /// The viewer's own camera, used when the motion camera is off or the scene has none.
+    orbit: CameraPose,
+    motion_camera: bool,
+    physics: bool,
+    /// Milliseconds of the last [`App::render`]'s draw (recording and submitting the GPU
+    /// work; the GPU's own time is not visible from here).
+    draw_ms: f64,
+    pending: Vec<(String, Vec<u8>)>,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Interactive playback: a seek starts physics where it lands (as MikuMikuDance does), so
+/// scrubbing back stays instant; playing steps on frame by frame.
+fn options(physics: bool) -> PlayerOptions {
+    PlayerOptions {
+        physics,
+        preroll: Preroll::Off,
+        ..PlayerOptions::default()
+    }
+}
+
+#[wasm_bindgen]
+impl App {
+    /// The embedded demo on `canvas` (its width and height are the picture's). `webgl`:
+    /// WebGL2 even where the browser has WebGPU; `msaa`: samples per pixel (4; 1 for none).
+    pub async fn create(canvas: HtmlCanvasElement, webgl: bool, msaa: u32) -> Result<App, JsError> {
+        std::panic::set_hook(Box::new(|info| {
+            web_sys::console::error_1(&format!("odori panicked: {info}").into());
+        }));
+        let aspect = canvas.width().max(1) as f32 / canvas.height().max(1) as f32;
+        let scene = Arc::new(Scene::demo());
+        let canvas = canvas::open(canvas, &scene, webgl, msaa)
+            .await
+            .map_err(|e| JsError::new(&e))?;
+        Ok(App {
+            player: Player::new(scene.clone(), options(true)),
+            orbit: scene.framing_camera(aspect),
+            scene,
+            frame: Frame::default(),
+            canvas,
+            aspect,
+            motion_camera: true,
+            physics: true,
+            draw_ms: 0.0,
+            pending: Vec::new(),
+        })
+    }
+
+    /// The adapter and backend drawing (for the page).
+    pub fn adapter(&self) -> String {
+        self.canvas.adapter.clone()
+    }
+
+    /// Move the clock on by `seconds` of real time.
+    pub fn advance(&mut self, seconds: f64) {
+        self.play_to(self.player.position() + seconds * 30.0);
+    }
+
+    /// Move the clock to `frame` as playing does (the page calls this with the soundtrack's
+    /// time): a step forward of up to [`PLAY_GAP`] frames is played through, every
+    /// [`STEP`] frames evaluated on the way, so that physics steps on at a low frame rate
+    /// instead of restarting (a jump of more than 5 frames counts as a seek for the physics
+    /// world); anything else is a seek.
+    pub fn play_to(&mut self, frame: f64) {
+        let mut at = self.player.position();
+        if frame >= at && frame - at <= PLAY_GAP {
+            while frame - at > STEP {
+                at += STEP;
+                self.player.seek(at);
+                self.player.evaluate(&mut self.frame);
+            }
+        }
+        self.player.seek(frame);
+    }
+
+    /// Jump to MMD frame `frame` (30 per second).
+    pub fn seek(&mut self, frame: f64) {
+        self.player.seek(frame);
+    }
+
+    /// The current MMD frame.
+    pub fn position(&self) -> f64 {
+        self.player.position()
+    }
+
+    /// The scene's last keyed frame.
+    pub fn end_frame(&self) -> f64 {
+        self.scene.end_frame() as f64
+    }
+
+    /// Evaluate the current frame and draw it on the canvas.
+    pub fn render(&mut self) {
+        self.player.evaluate(&mut self.frame);
+        let camera = match self.frame.camera() {
+            Some(c) if self.motion_camera => c,
+            _ => self.orbit,
+        };
+        let t = now_ms();
+        self.canvas.draw(&self.frame, camera);
+        self.draw_ms = now_ms() - t;
+    }
+
+    /// The last frame's stage times in milliseconds: pose, physics, deform, draw.
+    pub fn stage_times(&self) -> Vec<f64> {
+        let t = self.player.stage_times();
+        vec![
+            t.pose.as_secs_f64() * 1e3,
+            t.physics.as_secs_f64() * 1e3,
+            t.deform.as_secs_f64() * 1e3,
+            self.draw_ms,
+        ]
+    }
+
+    /// Physics on or off (takes effect from the current frame).
+    pub fn set_physics(&mut self, on: bool) {
+        self.physics = on;
+        let at = self.player.position();
+        self.player = Player::new(self.scene.clone(), options(on));
+        self.player.seek(at);
+    }
+
+    /// True when a model of the scene has rigid bodies.
+    pub fn has_physics(&self) -> bool {
+        self.player.has_physics()
+    }
+
+    /// Use the motion's camera (when it has one) or the viewer's orbit camera.
+    pub fn set_motion_camera(&mut self, on: bool) {
+        self.motion_camera = on;
+    }
+
+    /// Whether the scene's motions have camera keys.
+    pub fn has_motion_camera(&self) -> bool {
+        self.scene.camera().is_some()
+    }
+
+    /// Turn the orbit camera by a drag of `dx`, `dy` pixels; it starts from the motion camera's
+    /// view when that was showing, and takes over.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        if self.motion_camera {
+            if let Some(c) = self.frame.camera() {
+                self.orbit = c;
+            }
+            self.motion_camera = false;
+        }
+        let r = &mut self.orbit.rotation;
+        r.y += dx * ORBIT_PER_PIXEL;
+        r.x = (r.x + dy * ORBIT_PER_PIXEL).clamp(-1.5, 1.5);
+    }
+
+    /// Zoom the orbit camera by wheel `steps` (positive: closer), 10 % a step.
+    pub fn zoom(&mut self, steps: f32) {
+        let d = self.orbit.distance * 0.9f32.powf(steps);
+        self.orbit.distance = if d.abs() < 0.5 {
+            0.5f32.copysign(self.orbit.distance)
+        } else {
+            d
+        };
+    }
+
+    /// Queue a dropped file (`path` relative to what was dropped) for [`App::load`].
+    pub fn add_file(&mut self, path: String, bytes: Vec<u8>) {
+        self.pending.push((path, bytes));
+    }
+
+    /// Replace the scene with one made of the queued files. On error (the message names the
+    /// file) the current scene plays on. Returns the warnings.
+    pub fn load(&mut self) -> Result<Vec<String>, JsError> {
+        let files = std::mem::take(&mut self.pending);
+        let loaded = scene_from_files(files).map_err(|e| JsError::new(&e))?;
+        let scene = Arc::new(loaded.scene);
+        self.canvas.replace_scene(&scene);
+        self.orbit = scene.framing_camera(self.aspect);
+        self.player = Player::new(scene.clone(), options(self.physics));
+        self.scene = scene;
+        self.frame = Frame::default();
+        let mut warnings = loaded.warnings;
+        warnings.extend(self.canvas.warnings().iter().cloned());
+        Ok(warnings)
+    }
+
+    /// For measurements: evaluate frames `0..frames` of the scene in order with a fresh
+    /// player (`physics`, CPU deformation `deform`), nothing drawn; returns the mean
+    /// microseconds per frame (performance.now() around the whole run).
+    pub fn bench(&mut self, frames: u32, physics: bool, deform: bool) -> f64 {
+        let mut player = Player::new(
+            self.scene.clone(),
+            PlayerOptions {
+                deform,
+                ..options(physics)
+            },
+        );
+        let mut frame = Frame::default();
+        player.evaluate_at(0.0, &mut frame);
+        let t = now_ms();
+        for f in 1..=frames {
+            player.evaluate_at(f as f64, &mut frame);
+        }
+        (now_ms() - t) * 1e3 / frames.max(1) as f64
+    }
+}

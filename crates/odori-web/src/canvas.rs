@@ -1,0 +1,211 @@
+//! The page's GPU side: a wgpu device on the page's canvas (WebGPU when the browser offers an
+//! adapter, else WebGL2), odori's renderer drawing the scene offscreen with the same WGSL as
+//! natively, and the blit that puts its frame on the canvas.
+
+use odori_playback::render::renderer_for;
+use odori_playback::{Frame, Scene};
+use odori_render::blit::Blit;
+use odori_render::camera::CameraPose;
+use odori_render::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer};
+use web_sys::HtmlCanvasElement;
+
+pub struct Canvas {
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    renderer: AnyRenderer,
+    blit: Blit,
+    /// Adapter name and backend, for the page.
+    pub adapter: String,
+}
+
+/// Open the GPU on `canvas`. `webgl` skips WebGPU even where the browser has it; `msaa`:
+/// samples per pixel (4, or 1 for none).
+pub async fn open(
+    canvas: HtmlCanvasElement,
+    scene: &Scene,
+    webgl: bool,
+    msaa: u32,
+) -> Result<Canvas, String> {
+    let (width, height) = (canvas.width().max(1), canvas.height().max(1));
+    let instance = if webgl {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::GL;
+        wgpu::Instance::new(desc)
+    } else {
+        // WebGPU when navigator.gpu gives an adapter, else WebGL2.
+        wgpu::util::new_instance_with_webgpu_detection(
+            wgpu::InstanceDescriptor::new_without_display_handle(),
+        )
+        .await
+    };
+    let surface = instance
+        .create_surface(wgpu::SurfaceTarget::Canvas(canvas))
+        .map_err(|e| format!("cannot draw on the canvas: {e}"))?;
+    let adapter = instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: Some(&surface),
+            apply_limit_buckets: false,
+        })
+        .await
+        .map_err(|e| format!("no WebGPU or WebGL2 adapter in this browser: {e}"))?;
+    let info = adapter.get_info();
+    let (device, queue) = adapter
+        .request_device(&wgpu::DeviceDescriptor {
+            label: Some("odori web"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
+    let counts = |f| {
+        adapter
+            .get_texture_format_features(f)
+            .flags
+            .supported_sample_counts()
+    };
+    let depth = counts(DEPTH_FORMAT);
+    let mut sample_counts: Vec<u32> = (counts(COLOR_FORMAT).into_iter())
+        .filter(|c| depth.contains(c))
+        .collect();
+    if !sample_counts.contains(&1) {
+        sample_counts.push(1);
+    }
+    let caps = surface.get_capabilities(&adapter);
+    let format = (caps.formats.iter().copied())
+        .find(|f| !f.is_srgb())
+        .or(caps.formats.first().copied())
+        .ok_or("the canvas offers no format")?;
+    let config = wgpu::SurfaceConfiguration {
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        format,
+        width,
+        height,
+        present_mode: wgpu::PresentMode::AutoVsync,
+        desired_maximum_frame_latency: 2,
+        alpha_mode: caps
+            .alpha_modes
+            .first()
+            .copied()
+            .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+        view_formats: vec![],
+        color_space: wgpu::SurfaceColorSpace::Auto,
+    };
+    surface.configure(&device, &config);
+    let adapter_name = format!(
+        "{} ({:?}, samples {:?})",
+        info.name, info.backend, sample_counts
+    );
+    let gpu = Gpu {
+        device,
+        queue,
+        info,
+        sample_counts,
+    };
+    let renderer = new_renderer(scene, gpu, width, height, msaa);
+    let r = wgpu_of(&renderer);
+    let mut blit = Blit::new(&r.gpu.device, format);
+    blit.set_source(&r.gpu.device, r.color_view());
+    Ok(Canvas {
+        surface,
+        config,
+        renderer,
+        blit,
+        adapter: adapter_name,
+    })
+}
+
+impl Canvas {
+    /// A renderer for a new scene (files dropped), on the same device.
+    pub fn replace_scene(&mut self, scene: &Scene) {
+        let g = &wgpu_of(&self.renderer).gpu;
+        let gpu = Gpu {
+            device: g.device.clone(),
+            queue: g.queue.clone(),
+            info: g.info.clone(),
+            sample_counts: g.sample_counts.clone(),
+        };
+        let msaa = self.renderer.options().msaa;
+        self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height, msaa);
+        let r = wgpu_of(&self.renderer);
+        self.blit.set_source(&r.gpu.device, r.color_view());
+    }
+
+    /// Warnings from building the renderer (textures that could not be decoded).
+    pub fn warnings(&self) -> &[String] {
+        self.renderer.warnings()
+    }
+
+    /// Draw `frame` from `camera` and put it on the canvas.
+    pub fn draw(&mut self, frame: &Frame, camera: CameraPose) {
+        frame.prepare(&mut self.renderer, true);
+        let view = odori_render::FrameView {
+            camera,
+            light: frame.light(),
+            bounds: frame.bounds(),
+        };
+        let Some(r) = self.renderer.gpu_renderer() else {
+            return;
+        };
+        r.draw(&view);
+        let device = &r.gpu.device;
+        let texture = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(device, &self.config);
+                return;
+            }
+            _ => return,
+        };
+        let target = texture.texture.create_view(&Default::default());
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("canvas"),
+        });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("canvas"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.blit.draw(&mut pass);
+        }
+        r.gpu.queue.submit([encoder.finish()]);
+        r.gpu.queue.present(texture);
+    }
+}
+
+/// The wgpu renderer inside the page's `AnyRenderer` (made from a GPU device, it is one).
+fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
+    renderer
+        .as_gpu()
+        .expect("the page's renderer is made from a GPU device")
+}
+
+fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32, msaa: u32) -> AnyRenderer {
+    renderer_for(
+        scene,
+        Device::Gpu(gpu),
+        RenderOptions {
+            width,
+            height,
+            msaa,
+            slots: 1,
+            ..RenderOptions::default()
+        },
+    )
+}

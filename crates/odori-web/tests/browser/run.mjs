@@ -1,0 +1,117 @@
+// Drives odori's web page in headless Chromium (WebGL2 on SwiftShader) for tests/browser.rs:
+//   node run.mjs URL OUT_DIR [GENE_DIR VMD] [--bench]
+// URL serves the built page. Writes into OUT_DIR: demo.png (the canvas at frame DEMO_FRAME,
+// paused), gene.png (Gene_light.pmx with its textures and wavefile_v2 loaded through the file
+// input, at frame GENE_FRAME), error.png (after a truncated PMX), and result.json with what
+// the page reported. Asserts nothing: the Rust test judges the figures.
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [url, out, geneDir, vmd, ...flags] = process.argv.slice(2);
+const bench = flags.includes("--bench") || geneDir === "--bench";
+const DEMO_FRAME = 120;
+const GENE_FRAME = 300;
+// ODORI_WEB_SIZE=1280x720 for measurements (the Rust test compares at 640×360).
+const [W, H] = (process.env.ODORI_WEB_SIZE || "640x360").split("x").map(Number);
+const MSAA = +(process.env.ODORI_WEB_MSAA || 4);
+const result = {};
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-web-chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  viewport: { width: 1000, height: 700 },
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--enable-unsafe-swiftshader"],
+});
+const page = context.pages()[0] || (await context.newPage());
+const log = [];
+page.on("console", (m) => log.push(`${m.type()}: ${m.text()}`));
+page.on("pageerror", (e) => log.push(`pageerror: ${e.message}`));
+const requests = [];
+page.on("request", (r) => requests.push(r.url()));
+const wait = (fn, arg, timeout = 120000) => page.waitForFunction(fn, arg, { timeout, polling: 100 });
+const canvasShot = (file) => page.locator("#view").screenshot({ path: path.join(out, file) });
+
+try {
+  const t0 = Date.now();
+  await page.goto(`${url}?w=${W}&h=${H}&backend=webgl&msaa=${MSAA}`);
+  await wait(() => window.odori && (window.odori.firstFrameMs !== null || window.odori.lastError));
+  result.firstFrameWallMs = Date.now() - t0;
+  result.firstFrameMs = await page.evaluate(() => window.odori.firstFrameMs);
+  result.startError = await page.evaluate(() => window.odori.lastError);
+  if (result.startError) throw new Error(result.startError);
+  result.adapter = await page.evaluate(() => window.odori.adapter());
+  // The demo plays on its own: its position moves on from frame 0 over animation frames.
+  await wait(() => window.odori.position() > 3 && window.odori.frames() > 3);
+  result.demoPosition = await page.evaluate(() => window.odori.position());
+  await page.evaluate((f) => window.odori.seek(f), DEMO_FRAME);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  result.demoFrame = await page.evaluate(() => window.odori.position());
+  await canvasShot("demo.png");
+  result.demoTimes = await page.evaluate(() => window.odori.times());
+
+  if (geneDir && geneDir !== "--bench") {
+    const files = [path.join(geneDir, "Gene_light.pmx"), vmd,
+      ...fs.readdirSync(path.join(geneDir, "light")).map((f) => path.join(geneDir, "light", f))];
+    await page.setInputFiles("#files", files);
+    await wait(() => window.odori.loads >= 1 || window.odori.lastError);
+    result.geneError = await page.evaluate(() => window.odori.lastError);
+    result.geneWarnings = await page.evaluate(() => window.odori.warnings);
+    // Plays: the position moves on from where the load left it.
+    await page.evaluate(() => window.odori.play());
+    const p0 = await page.evaluate(() => window.odori.position());
+    await wait((p) => window.odori.position() > p + 3, p0);
+    result.genePlayedFrom = p0;
+    result.genePlayedTo = await page.evaluate(() => window.odori.position());
+    result.geneTimes = await page.evaluate(() => window.odori.times());
+    await page.evaluate((f) => window.odori.seek(f), GENE_FRAME);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    result.geneFrame = await page.evaluate(() => window.odori.position());
+    await canvasShot("gene.png");
+
+    if (bench) {
+      // Gene × wavefile_v2: mean µs per frame over frames 1..N in order, nothing drawn.
+      const n = 600;
+      result.bench = {};
+      for (let round = 0; round < 2; round++) {
+        for (const [name, physics, deform] of [["pose", false, false], ["pose+physics", true, false], ["pose+physics+skinning", true, true]]) {
+          const us = await page.evaluate(([n, p, d]) => window.odori.bench(n, p, d), [n, physics, deform]);
+          (result.bench[name] ||= []).push(us);
+        }
+      }
+      // Drawing while playing at this size: frames per second over 5 s of animation frames.
+      await page.evaluate(() => window.odori.play());
+      const f0 = await page.evaluate(() => window.odori.frames());
+      await page.waitForTimeout(5000);
+      result.playFps = ((await page.evaluate(() => window.odori.frames())) - f0) / 5;
+    }
+
+    // A truncated PMX: the page says what is wrong with which file, and plays on.
+    const truncated = path.join(out, "truncated.pmx");
+    fs.writeFileSync(truncated, fs.readFileSync(path.join(geneDir, "Gene_light.pmx")).subarray(0, 100000));
+    await page.evaluate(() => window.odori.play());
+    await page.setInputFiles("#files", [truncated]);
+    await wait(() => window.odori.lastError);
+    result.truncatedError = await page.evaluate(() => window.odori.lastError);
+    result.errorShown = await page.evaluate(() => !document.getElementById("error").hidden
+      && document.getElementById("error").textContent);
+    const [f1, q1] = await page.evaluate(() => [window.odori.frames(), window.odori.position()]);
+    await wait(([f, q]) => window.odori.frames() > f + 5 && window.odori.position() > q + 1, [f1, q1]);
+    result.afterError = await page.evaluate(() => [window.odori.frames(), window.odori.position()]);
+    result.afterErrorFrom = [f1, q1];
+    await canvasShot("error.png");
+    await page.screenshot({ path: path.join(out, "error_page.png") });
+  }
+} catch (e) {
+  result.failure = String(e && e.stack || e);
+}
+result.log = log;
+const origin = new URL(url).origin;
+result.foreignRequests = requests.filter((r) => !r.startsWith(origin) && !r.startsWith("data:") && !r.startsWith("blob:"));
+fs.writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 1));
+await context.close();
+fs.rmSync(profile, { recursive: true, force: true });
