@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI for the Python module (called by .ci/run after `cargo test --workspace`): a virtual
-# environment with maturin, NumPy, pytest and Ray; clippy with the `python` feature; the module built by `maturin develop`
+# environment with maturin, NumPy, pytest and Ray; clippy with the `python` feature; the
+# module built by `maturin develop`
 # with the dev profile at the test profile's optimisation (CARGO_PROFILE_DEV_OPT_LEVEL=2
 # makes the two profiles identical, so the workspace crates `cargo test` just built are
 # reused from target/ and only pyo3, numpy and this crate compile); then pytest, which also

@@ -1,7 +1,7 @@
 //! `odori render`: a scene to MP4, PNG or a folder of PNGs. Arguments and messages only; the
 //! playback library builds the scene and runs the pipeline (`odori_playback::offline`).
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use odori_playback::output::RenderOutput;
