@@ -184,12 +184,13 @@ pub fn render<'py>(
     verbose: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let defaults = RenderJob::default();
     let job = RenderJob {
         models: scene_models(model, motion)?,
         camera,
         audio,
         output: out.clone(),
-        size: size.map(size_arg).transpose()?.unwrap_or((1280, 720)),
+        size: size.map(size_arg).transpose()?.unwrap_or(defaults.size),
         fps,
         range: range_arg(range)?,
         msaa,
