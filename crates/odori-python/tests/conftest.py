@@ -128,22 +128,3 @@ def png_pixels(path):
         prev = row
     return w, h, ch, bytes(out)
 
-
-def golden_rule(got, want):
-    """odori_testkit's golden rule (crates/odori-testkit/src/golden.rs, LIMITS) on two
-    decoded PNGs of one size: over the pixels that are not the white background in either,
-    at most 8 + 0.1 % differ by more than 24 in some channel, and the mean RGB difference is
-    at most 0.3. Returns ``(passes, covered, differing, mean)``."""
-    (w, h, ch, a), (w2, h2, ch2, b) = got, want
-    assert (w, h, ch) == (w2, h2, ch2), "sizes differ"
-    covered = differing = total = 0
-    for i in range(0, len(a), ch):
-        pa, pb = a[i:i + ch], b[i:i + ch]
-        if pa[:3] == b"\xff\xff\xff" and pb[:3] == b"\xff\xff\xff":
-            continue
-        covered += 1
-        diffs = [abs(x - y) for x, y in zip(pa, pb)]
-        total += sum(diffs[:3])
-        differing += max(diffs) > 24
-    mean = total / (max(covered, 1) * 3)
-    return differing <= 8 + int(0.001 * covered) and mean <= 0.3, covered, differing, mean
