@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI for the Python module (called by .ci/run after `cargo test --workspace`): a virtual
-# environment with maturin, NumPy, pytest and Ray; the module built by `maturin develop`
+# environment with maturin, NumPy, pytest and Ray; clippy with the `python` feature; the
+# module built by `maturin develop`
 # with the dev profile at the test profile's optimisation (CARGO_PROFILE_DEV_OPT_LEVEL=2
 # makes the two profiles identical, so the workspace crates `cargo test` just built are
 # reused from target/ and only pyo3, numpy and this crate compile); then pytest, which also
@@ -17,6 +18,10 @@ fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q "maturin>=1.5,<2" numpy pytest ray tqdm
+# Clippy on the bindings too (`cargo clippy --workspace` builds this crate without its
+# `python` feature): PyO3's build script needs an interpreter, the venv's. A check build
+# links nothing, so no libpython is needed.
+PYO3_PYTHON="$venv/bin/python" cargo clippy -p odori-python --features python --all-targets -- -D warnings
 export CARGO_PROFILE_DEV_OPT_LEVEL=2
 # maturin develop installs into the active environment.
 VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop -q

@@ -7,7 +7,7 @@ arrays, bit for bit the command line's values.
 """
 
 import os
-from typing import Optional, Sequence, Union
+from typing import Any, Callable, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -101,3 +101,61 @@ class Instance:
 
 def evaluations_in_flight() -> int:
     """Batch evaluations running in Rust with the GIL released right now."""
+
+_Motions = Union[_Path, Sequence[_Path], Motion, None]
+_Range = Union[str, float, Tuple[Optional[float], Optional[float]], None]
+
+def render(
+    model: Union[_Path, Model, Sequence[Union[_Path, Model]], None] = None,
+    motion: Union[_Motions, Sequence[_Motions]] = None,
+    *,
+    out: _Path = "odori.mp4",
+    camera: Optional[_Path] = None,
+    audio: Optional[_Path] = None,
+    size: Union[Tuple[int, int], str, None] = None,
+    fps: Literal[24, 25, 30, 50, 60] = 30,
+    range: _Range = None,
+    msaa: Optional[Literal[1, 2, 4, 8]] = None,
+    fast: bool = False,
+    physics: bool = True,
+    settle: Optional[float] = None,
+    self_shadow: bool = True,
+    ground_shadow: bool = True,
+    edges: bool = True,
+    encoder: Literal["auto", "builtin", "ffmpeg"] = "auto",
+    skinning: Literal["auto", "cpu", "gpu"] = "auto",
+    backend: Literal["auto", "gpu", "cpu"] = "auto",
+    verbose: bool = False,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> dict[str, Any]:
+    """Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs: ``odori
+    render`` with the same options and defaults, the same frames.
+
+    ``model``: a path or ``Model`` (or a list of them, with ``motion`` a list of the same
+    length: dancers side by side); none: the embedded demo. ``motion``: a path, a list of
+    paths merged in order, or a ``Motion`` (loaded for that model). ``out``: ``NAME.mp4``,
+    ``NAME.png`` (the range's first frame) or a folder (``"frames/"``). ``size``: ``(w, h)``
+    or ``"1280x720"`` (the default). ``range``: MMD frames ``(a, b)`` or ``"a:b"`` (b
+    included; either side may be None/empty), or one frame; default the whole motion.
+    ``msaa``: default 4 (1 with ``fast``). ``settle``: seconds physics settles before frame 0
+    (default 3; 0: none). ``progress(done, total)`` is called after each frame; an exception
+    it raises stops the render (frames done so far kept) and is raised again.
+
+    Runs with the GIL released. Returns ``frames``, ``requested``, ``seconds``, per-frame
+    stage milliseconds, ``output`` and ``messages`` (the warnings ``odori render`` prints).
+    Raises ``OdoriError`` with the located message."""
+
+def bake(
+    model: Union[_Path, Model],
+    motion: Union[_Path, Motion],
+    out: _Path,
+    *,
+    tolerance: float = 0.001,
+    verbose: bool = False,
+) -> dict[str, Any]:
+    """Simulate physics over a VMD motion and write it back with every simulated bone as
+    keyframes (physics off on them): ``odori bake``, the same bytes. ``tolerance`` (model
+    units, 0 to 1): keys are dropped where the replay stays this close to the simulation; 0
+    keeps a key on every frame. Runs with the GIL released. Returns ``bones``, ``last_frame``,
+    ``bytes``, ``keys_before``, ``keys_after``, ``max_error``, ``messages``. Raises
+    ``OdoriError`` (a model without simulated bodies, a VPD, an unreadable file)."""

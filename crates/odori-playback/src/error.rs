@@ -38,6 +38,25 @@ pub enum PlaybackError {
     },
     #[error("writing {path}: {message}")]
     Image { path: PathBuf, message: String },
+    /// An output path refused before anything loads (a missing folder, a folder where a
+    /// file is wanted, an extension odori does not write, no permission).
+    #[error("{path}: {message}")]
+    Output { path: PathBuf, message: String },
+    /// A render or bake option out of its range; the message names the option.
+    #[error("{0}")]
+    Option(String),
+    /// Physics could not run where it is required (bake).
+    #[error("{context}: {source}")]
+    Physics {
+        context: String,
+        source: odori_physics::PhysicsError,
+    },
+    /// No GPU adapter opened where one was required.
+    #[error("{0}")]
+    NoAdapter(String),
+    /// The pose runtime refused (a motion bound to another model).
+    #[error(transparent)]
+    Pose(#[from] odori_pose::PoseError),
     #[error("GPU skinning needs a GPU renderer; the CPU rasteriser is drawing (skin on the CPU)")]
     GpuSkinningWithoutGpu,
 }

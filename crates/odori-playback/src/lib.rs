@@ -10,6 +10,9 @@
 //!   bounds, and the camera and light ([`Frame`]). Physics is a stage it runs between the
 //!   pose runtime's two passes; it starts settled at frame 0, and a frame reached by a seek is
 //!   simulated from there ([`PlayerOptions::settle`], [`Preroll`]).
+//! - [`render_job::RenderJob`] and [`bake_job::bake`]: a render or bake with every option of
+//!   the command line and its defaults, shared by `odori render`/`bake` and Python's
+//!   `odori.render`/`bake`.
 //! - [`offline::render`]: the offline pipeline, evaluate → draw → encode on three threads,
 //!   into a [`sink::FrameSink`] (MP4, PNG, a folder of PNGs).
 //!
@@ -33,13 +36,17 @@
 //! ```
 
 pub mod asset;
+pub mod bake_job;
 pub mod error;
 pub mod frame;
 pub mod load;
 #[cfg(feature = "video")]
 pub mod offline;
+pub mod output;
 pub mod player;
 pub mod render;
+#[cfg(feature = "video")]
+pub mod render_job;
 pub mod scene;
 #[cfg(feature = "video")]
 pub mod sink;

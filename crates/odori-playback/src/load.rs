@@ -3,7 +3,7 @@
 use crate::error::{PlaybackError, kind_of};
 use odori_format::{Document, Vmd, Vpd};
 use odori_pose::motion::Source;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A motion file read: a VMD dance or a VPD still pose.
 pub enum MotionFile {
@@ -69,45 +69,78 @@ pub fn is_model_path(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("pmx") || e.eq_ignore_ascii_case("pmd"))
 }
 
+/// A model to put in a scene: a file to read, or one already read and compiled (shared).
+#[derive(Clone)]
+pub enum ModelInput {
+    Path(PathBuf),
+    Loaded(std::sync::Arc<crate::ModelAsset>),
+}
+
 /// A scene from a list of files as a user gives them: each model (PMX/PMD) followed by its
 /// motions (VMD dances, VPD poses; merged in order), then the next model with its own. No
 /// files: the embedded demo. `camera` (a VMD) overrides the motions' camera and light keys.
 /// Several models stand side by side. Returns the scene and every warning met, each naming
 /// its file.
 pub fn scene_from_files(
-    files: &[std::path::PathBuf],
+    files: &[PathBuf],
+    camera: Option<&Path>,
+) -> Result<(crate::Scene, Vec<String>), PlaybackError> {
+    scene_from_models(&split_files(files)?, camera)
+}
+
+/// A list of files as a user gives them (each model followed by its motions) split into the
+/// models and their motions.
+pub fn split_files(files: &[PathBuf]) -> Result<Vec<(ModelInput, Vec<PathBuf>)>, PlaybackError> {
+    if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
+        return Err(PlaybackError::MotionBeforeModel {
+            path: first.to_path_buf(),
+        });
+    }
+    let mut models = Vec::new();
+    let mut rest = files;
+    while let Some((model_path, tail)) = rest.split_first() {
+        let n = tail.iter().take_while(|f| !is_model_path(f)).count();
+        models.push((ModelInput::Path(model_path.clone()), tail[..n].to_vec()));
+        rest = &tail[n..];
+    }
+    Ok(models)
+}
+
+/// [`scene_from_files`] with the models already split from their motions, each a path or a
+/// model already loaded (no models: the embedded demo).
+pub fn scene_from_models(
+    models: &[(ModelInput, Vec<PathBuf>)],
     camera: Option<&Path>,
 ) -> Result<(crate::Scene, Vec<String>), PlaybackError> {
     use crate::{ModelAsset, Scene};
     use std::sync::Arc;
     let mut warnings = Vec::new();
-    let mut scene = if files.is_empty() {
+    let mut scene = if models.is_empty() {
         Scene::demo()
     } else {
-        if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
-            return Err(PlaybackError::MotionBeforeModel {
-                path: first.to_path_buf(),
-            });
-        }
         let mut scene = Scene::new();
-        let mut rest = files;
-        while let Some((model_path, tail)) = rest.split_first() {
-            let n = tail.iter().take_while(|f| !is_model_path(f)).count();
-            let asset = ModelAsset::load(model_path)?;
-            warnings.extend(asset.warnings().iter().cloned());
-            let mut motions = Vec::with_capacity(n);
-            for p in &tail[..n] {
+        for (model, motion_paths) in models {
+            let asset = match model {
+                ModelInput::Path(p) => {
+                    let asset = ModelAsset::load(p)?;
+                    warnings.extend(asset.warnings().iter().cloned());
+                    Arc::new(asset)
+                }
+                ModelInput::Loaded(a) => a.clone(),
+            };
+            let mut motions = Vec::with_capacity(motion_paths.len());
+            for p in motion_paths {
                 let (m, w) = MotionFile::read(p)?;
                 warnings.extend(w);
                 motions.push(m);
             }
-            let i = scene.add_model_files(Arc::new(asset), &motions);
+            let label = match model {
+                ModelInput::Path(p) => p.display().to_string(),
+                ModelInput::Loaded(a) => a.label().to_string(),
+            };
+            let i = scene.add_model_files(asset, &motions);
             let unbound = scene.models()[i].motion().unbound();
-            warnings.extend(unmatched_summary(
-                &model_path.display().to_string(),
-                unbound,
-            ));
-            rest = &tail[n..];
+            warnings.extend(unmatched_summary(&label, unbound));
         }
         scene.arrange_side_by_side();
         scene

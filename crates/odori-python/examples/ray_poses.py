@@ -1,13 +1,16 @@
 """Every (model, dance) pair's poses, computed on a Ray cluster: one ``.npz`` per pair.
 
     python ray_poses.py MODELS_DIR MOTIONS_DIR OUT_DIR [--workers N] [--address auto] [--world]
+    python ray_poses.py MODELS_DIR MOTIONS_DIR OUT_DIR --render [--size 640x360] [--range 0:299]
 
 Each Ray worker is an actor that loads each model once (and each motion once per model)
 and keeps them, so a model is read and compiled once per worker, not once per pair.
 Each ``.npz`` holds ``positions`` (F, B, 3), ``morph_weights`` (F, M), ``frames`` (F,),
 ``bone_names`` and ``morph_names``, and with ``--world`` the world matrices (F, B, 4, 4),
-all float32, for every frame of the dance (``range(motion.frame_count)``). A summary table
-(one line per pair) and the throughput are printed at the end.
+all float32, for every frame of the dance (``range(motion.frame_count)``). With
+``--render`` each pair is rendered to ``MODEL__MOTION.mp4`` instead (``odori.render``: the
+options of ``odori render``, ``--size``, ``--range``, ``--fps``, ``--backend``, ``--fast``).
+A summary table (one line per pair) and the throughput are printed at the end.
 
 On a multi-node cluster (``--address auto``) only the paths travel to the workers: every
 node must see MODELS_DIR, MOTIONS_DIR and OUT_DIR at the same paths (shared storage), and
@@ -30,9 +33,9 @@ MODEL_EXTS = {".pmx", ".pmd"}
 MOTION_EXTS = {".vmd", ".vpd"}
 
 
-def out_name(model: Path, motion: Path) -> str:
-    """The ``.npz`` name of one pair: ``MODEL__MOTION.npz``."""
-    return f"{model.stem}__{motion.stem}.npz"
+def out_name(model: Path, motion: Path, ext: str = "npz") -> str:
+    """The output name of one pair: ``MODEL__MOTION.npz`` (or ``.mp4``)."""
+    return f"{model.stem}__{motion.stem}.{ext}"
 
 
 class Loader:
@@ -45,10 +48,13 @@ class Loader:
         self.models: dict[str, odori.Model] = {}
         self.motions: dict[tuple[str, str], odori.Motion] = {}
 
-    def instance(self, model: str, motion: str) -> odori.Instance:
+    def model(self, model: str) -> odori.Model:
         if model not in self.models:
             self.models[model] = odori.Model.load(model)
-        m = self.models[model]
+        return self.models[model]
+
+    def instance(self, model: str, motion: str) -> odori.Instance:
+        m = self.model(model)
         key = (model, motion)
         if key not in self.motions:
             self.motions[key] = odori.Motion.load(m, motion)
@@ -82,7 +88,25 @@ class Loader:
         }
 
 
-def pairs(models_dir: Path, motions_dir: Path, out_dir: Path) -> list[tuple[str, str, str]]:
+    def render_pair(self, model: str, motion: str, out: str, options: dict) -> dict:
+        """Render one pair to ``out`` (an MP4) with ``odori.render``; a summary row."""
+        t = time.perf_counter()
+        m = self.model(model)
+        report = odori.render(m, motion, out=out, **options)
+        return {
+            "model": Path(model).name,
+            "motion": Path(motion).name,
+            "frames": report["frames"],
+            "bones": len(m.bone_names),
+            "seconds": time.perf_counter() - t,
+            "out": out,
+            "pid": os.getpid(),
+        }
+
+
+def pairs(
+    models_dir: Path, motions_dir: Path, out_dir: Path, ext: str = "npz"
+) -> list[tuple[str, str, str]]:
     models = sorted(p for p in models_dir.rglob("*") if p.suffix.lower() in MODEL_EXTS)
     motions = sorted(p for p in motions_dir.rglob("*") if p.suffix.lower() in MOTION_EXTS)
     if not models:
@@ -90,18 +114,22 @@ def pairs(models_dir: Path, motions_dir: Path, out_dir: Path) -> list[tuple[str,
     if not motions:
         raise SystemExit(f"error: no VMD or VPD motion under {motions_dir}")
     return [
-        (str(m), str(d), str(out_dir / out_name(m, d))) for m in models for d in motions
+        (str(m), str(d), str(out_dir / out_name(m, d, ext))) for m in models for d in motions
     ]
 
 
-def run(jobs, workers: int, world: bool, progress: bool = True) -> list[dict]:
-    """Spread ``jobs`` over ``workers`` Ray actors (Ray must be initialised)."""
+def run(jobs, workers: int, world: bool, progress: bool = True, render: dict | None = None) -> list[dict]:
+    """Spread ``jobs`` over ``workers`` Ray actors (Ray must be initialised): poses, or with
+    ``render`` (``odori.render``'s keyword arguments) MP4s."""
     import ray
     from ray.util import ActorPool
 
     Worker = ray.remote(num_cpus=1)(Loader)
     pool = ActorPool([Worker.remote(parallel=False) for _ in range(workers)])
-    results = pool.map_unordered(lambda a, j: a.pose_pair.remote(*j, world), jobs)
+    if render is not None:
+        results = pool.map_unordered(lambda a, j: a.render_pair.remote(*j, render), jobs)
+    else:
+        results = pool.map_unordered(lambda a, j: a.pose_pair.remote(*j, world), jobs)
     if progress:
         from tqdm import tqdm
 
@@ -138,17 +166,29 @@ def main(argv=None) -> int:
                     help="a running Ray cluster (e.g. auto); default: start a local one")
     ap.add_argument("--world", action="store_true", help="also store world matrices (F, B, 4, 4)")
     ap.add_argument("--no-progress", action="store_true")
+    r = ap.add_argument_group("rendering (odori render's options)")
+    r.add_argument("--render", action="store_true", help="render one MP4 per pair instead of poses")
+    r.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT (even sides)")
+    r.add_argument("--range", default=None, help="MMD frames a:b (b included); default: all")
+    r.add_argument("--fps", type=int, default=30, choices=[24, 25, 30, 50, 60])
+    r.add_argument("--backend", default="auto", choices=["auto", "gpu", "cpu"])
+    r.add_argument("--fast", action="store_true", help="MSAA 1 and a small shadow map")
+    r.add_argument("--no-physics", action="store_true")
     a = ap.parse_args(argv)
     import ray
 
-    jobs = pairs(a.models, a.motions, a.out)
+    render = None
+    if a.render:
+        render = {"size": a.size, "range": a.range, "fps": a.fps, "backend": a.backend,
+                  "fast": a.fast, "physics": not a.no_physics}
+    jobs = pairs(a.models, a.motions, a.out, "mp4" if a.render else "npz")
     a.out.mkdir(parents=True, exist_ok=True)
     if a.address:
         ray.init(address=a.address)
     else:
         ray.init(num_cpus=a.workers, include_dashboard=False)
     t = time.perf_counter()
-    rows = run(jobs, a.workers, a.world, progress=not a.no_progress)
+    rows = run(jobs, a.workers, a.world, progress=not a.no_progress, render=render)
     print(table(rows, time.perf_counter() - t))
     return 0
 

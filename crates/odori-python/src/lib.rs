@@ -9,6 +9,8 @@
 pub mod batch;
 pub mod error;
 #[cfg(feature = "python")]
+mod offline;
+#[cfg(feature = "python")]
 mod python;
 
 pub use batch::{Options, Product, check_pair, fill, physics_player};

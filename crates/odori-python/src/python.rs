@@ -1,4 +1,5 @@
-//! The PyO3 bindings: `odori.Model`, `odori.Motion`, `odori.Instance`, `odori.OdoriError`.
+//! The PyO3 bindings: `odori.Model`, `odori.Motion`, `odori.Instance`, `odori.OdoriError`
+//! (`odori.render` and `odori.bake` are in [`crate::offline`]).
 //! Every batch call allocates (or takes) one C-contiguous float32 array and fills it in place
 //! from Rust with the GIL released ([`crate::batch::fill`]).
 
@@ -23,14 +24,14 @@ pyo3::create_exception!(
 /// Batch evaluations now running in Rust with the GIL released.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
-fn err(e: impl std::fmt::Display) -> PyErr {
+pub(crate) fn err(e: impl std::fmt::Display) -> PyErr {
     OdoriError::new_err(e.to_string())
 }
 
 /// A PMX or PMD model, read and compiled once; share it between motions and instances.
 #[pyclass(frozen, module = "odori")]
-struct Model {
-    asset: Arc<ModelAsset>,
+pub(crate) struct Model {
+    pub(crate) asset: Arc<ModelAsset>,
     path: PathBuf,
 }
 
@@ -106,10 +107,10 @@ impl Model {
 
 /// Motions (VMD) or poses (VPD) merged in order and bound to one model.
 #[pyclass(frozen, module = "odori")]
-struct Motion {
+pub(crate) struct Motion {
     motion: Arc<odori_pose::Motion>,
-    model: Py<Model>,
-    paths: Vec<PathBuf>,
+    pub(crate) model: Py<Model>,
+    pub(crate) paths: Vec<PathBuf>,
     warnings: Vec<String>,
 }
 
@@ -379,5 +380,7 @@ fn odori_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Motion>()?;
     m.add_class::<Instance>()?;
     m.add_function(wrap_pyfunction!(evaluations_in_flight, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::offline::render, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::offline::bake, m)?)?;
     Ok(())
 }

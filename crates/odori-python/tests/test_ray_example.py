@@ -52,3 +52,36 @@ def test_ray_example_matches_single_process(tmp_path):
                 assert np.array_equal(a, b), (single, k)
         assert Path(model).name in run.stdout and Path(motion).name in run.stdout
     assert not list(out.glob("*.part.npz"))
+
+
+def test_ray_example_renders_one_mp4_per_pair(tmp_path):
+    """--render on the local Ray cluster (2 workers): one MP4 per (model, motion) pair, each
+    with the frame count the range gives (MMD frames 0 to 4 at 30 fps: 5) and the size asked
+    for, read from the MP4's boxes (conftest's reader, no odori code)."""
+    pytest.importorskip("ray")
+    from conftest import mp4_video_track
+
+    models = tmp_path / "models"
+    motions = tmp_path / "motions"
+    models.mkdir()
+    motions.mkdir()
+    for rel in ["gene/Gene_light.pmx", "miku_v2/miku_v2.pmd"]:
+        (models / Path(rel).name).symlink_to(shared(rel))
+    for rel in ["wavefile/wavefile_v2.vmd", "gene/motion/01_happy.vmd"]:
+        (motions / Path(rel).name).symlink_to(shared(rel))
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, str(EXAMPLE), str(models), str(motions), str(out), "--workers", "2",
+         "--no-progress", "--render", "--size", "64x48", "--range", "0:4", "--backend", "cpu",
+         "--fast"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    print(run.stdout)
+    assert "4 pairs" in run.stdout
+    made = sorted(p.name for p in out.iterdir())
+    assert made == sorted(
+        f"{m}__{d}.mp4" for m in ["Gene_light", "miku_v2"] for d in ["wavefile_v2", "01_happy"]
+    ), made
+    for mp4 in out.iterdir():
+        assert mp4_video_track(mp4) == {"width": 64, "height": 48, "frames": 5}, mp4

@@ -4,7 +4,10 @@ mod cmd;
 mod export;
 mod frames;
 mod load;
-mod output;
+mod output {
+    //! Output paths, checked before anything loads: the playback library's checks.
+    pub use odori_playback::output::*;
+}
 mod stdout;
 
 use anyhow::Result;

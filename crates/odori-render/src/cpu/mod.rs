@@ -179,10 +179,17 @@ impl CpuRenderer {
         let side = options.shadow_map_side();
         let share = ground_shares_map(models.iter().map(|(m, _)| m), &options);
         let mut warnings = Vec::new();
-        let mut mips: HashMap<*const image::RgbaImage, Arc<Mip>> = HashMap::new();
+        // Images shared between materials (and models) are mipmapped once, keyed by address.
+        // The map keeps each image alive beside its mips: a model's images are dropped once
+        // its materials are built, and a later model's image allocated at a freed address
+        // would otherwise be given the earlier image's mips (a render that changed with the
+        // allocator's whims, seen with two models in one scene).
+        type Entry = (Arc<image::RgbaImage>, Arc<Mip>);
+        let mut mips: HashMap<*const image::RgbaImage, Entry> = HashMap::new();
         let mut mip = |img: &Arc<image::RgbaImage>| {
-            mips.entry(Arc::as_ptr(img))
-                .or_insert_with(|| Arc::new(Mip::new(img)))
+            (mips.entry(Arc::as_ptr(img)))
+                .or_insert_with(|| (img.clone(), Arc::new(Mip::new(img))))
+                .1
                 .clone()
         };
         let models = (models.into_iter())

@@ -1,11 +1,13 @@
 //! `odori bake MODEL MOTION -o BAKED.vmd`: the motion with its physics result written as
 //! keyframes (one per frame for every bone a simulated body drives, physics off on them),
-//! which MikuMikuDance and any other runtime play back without simulating.
+//! which MikuMikuDance and any other runtime play back without simulating. Arguments and
+//! messages only; the playback library bakes (`odori_playback::bake_job`, which Python's
+//! `odori.bake` calls too).
 
-use crate::load;
-use anyhow::{Context, Result, bail};
-use odori_physics::{PhysicsConfig, PhysicsWorld};
-use odori_playback::MotionFile;
+use anyhow::Result;
+use odori_playback::bake_job;
+use odori_playback::load::ModelInput;
+use odori_playback::render_job::{Note, OptionNames};
 use std::path::Path;
 
 pub fn run(
@@ -15,65 +17,45 @@ pub fn run(
     tolerance: f32,
     verbose: bool,
 ) -> Result<()> {
-    if !(tolerance.is_finite() && (0.0..=1.0).contains(&tolerance)) {
-        bail!("--tolerance {tolerance}: give model units from 0 to 1 (default 0.001)");
-    }
-    crate::output::check_file(output)?;
-    let asset = load::model(model_path)?;
-    if asset.physics().dynamic_body_count() == 0 {
-        bail!(
-            "{}: nothing to bake: the model has no rigid bodies that physics moves ({} in all, \
-             none simulated); its motion plays the same without physics",
-            model_path.display(),
-            asset.physics().bodies.len()
-        );
-    }
-    let files = load::motion_files(&[motion_path.to_path_buf()])?;
-    let Some(MotionFile::Vmd(vmd)) = files.first() else {
-        bail!("{}: bake needs a VMD motion", motion_path.display());
-    };
-    let model = asset.pose();
-    let mut world = PhysicsWorld::new(asset.physics(), model, PhysicsConfig::default())
-        .context("odori bake needs physics")?;
-    for w in &world.diagnostics()[asset.physics().diagnostics.len()..] {
-        eprintln!("warning: {}: physics: {w}", asset.label());
-    }
-    if world.driven_bones().is_empty() {
-        bail!(
-            "{}: nothing to bake: no bone is moved by a simulated rigid body",
-            model_path.display()
-        );
-    }
-    let motion = load::bind(&asset, &files, verbose);
-    let mut baked = odori_physics::bake(model, &motion, &mut world, vmd)?;
-    let reduction = (tolerance > 0.0)
-        .then(|| odori_physics::reduce(model, &mut baked, tolerance))
-        .transpose()?;
-    let bytes = odori_format::vmd::write(&baked.vmd).context("encoding the baked VMD")?;
-    std::fs::write(output, &bytes).with_context(|| format!("writing {}", output.display()))?;
+    let model = ModelInput::Path(model_path.to_path_buf());
+    let mut hinted = false;
+    let r = bake_job::bake(
+        &model,
+        motion_path,
+        output,
+        tolerance,
+        verbose,
+        OptionNames::CommandLine,
+        &mut |note| match note {
+            Note::Warning(w) => eprintln!("warning: {w}"),
+            Note::Note(n) if !verbose && !hinted => {
+                hinted = true;
+                eprintln!("note: {n}; --verbose lists them all");
+            }
+            Note::Note(n) | Note::Info(n) => eprintln!("note: {n}"),
+        },
+    )?;
     eprintln!(
         "baked {} bones × {} frames (0–{}) into {}",
-        baked.bones.len(),
-        baked.last_frame + 1,
-        baked.last_frame,
+        r.bones,
+        r.last_frame + 1,
+        r.last_frame,
         output.display()
     );
     let mb = |n: usize| n as f64 / 1e6;
-    match reduction {
-        Some(r) => eprintln!(
+    if tolerance > 0.0 {
+        eprintln!(
             "keys: {} of {} kept (replay within {:.1e} units of the simulation, tolerance \
              {tolerance}); {:.2} MB, {:.2} MB with a key on every frame",
             r.keys_after,
             r.keys_before,
             r.max_error,
-            mb(bytes.len()),
+            mb(r.bytes),
             // The keys dropped are fixed-size records: no second encoding to learn the size.
-            mb(bytes.len() + (r.keys_before - r.keys_after) * odori_format::vmd::BONE_KEY_SIZE)
-        ),
-        None => eprintln!(
-            "keys: one per frame (--tolerance 0); {:.2} MB",
-            mb(bytes.len())
-        ),
+            mb(r.bytes + (r.keys_before - r.keys_after) * odori_format::vmd::BONE_KEY_SIZE)
+        );
+    } else {
+        eprintln!("keys: one per frame (--tolerance 0); {:.2} MB", mb(r.bytes));
     }
     Ok(())
 }

@@ -1,18 +1,16 @@
 //! `odori render`: a scene to MP4, PNG or a folder of PNGs. Arguments and messages only; the
 //! playback library builds the scene and runs the pipeline (`odori_playback::offline`).
 
-use crate::output::{self, RenderOutput};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use odori_playback::offline::{self, FrameRange, Skinning};
-use odori_playback::sink::{FrameSink, Mp4Sink, PngSink};
-use odori_playback::{Player, PlayerOptions, Preroll};
-use odori_render::{Backend, Device, RenderOptions};
+use odori_playback::output::RenderOutput;
+use odori_playback::render_job::{self as job, Note, RenderJob};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use odori_playback::render_job::Range;
 
 /// Output frame rates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -99,13 +97,6 @@ pub enum BackendChoice {
     Cpu,
 }
 
-/// `--range a:b`: either side may be left out (the start of the motion, its end).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Range {
-    pub start: f32,
-    pub stop: Option<f32>,
-}
-
 pub struct Args {
     /// Each model (PMX/PMD) followed by its motions; none: the embedded demo.
     pub files: Vec<PathBuf>,
@@ -132,61 +123,54 @@ pub struct Args {
     pub verbose: bool,
 }
 
-/// `auto` is the built-in encoder, which needs nothing (it makes AAC of a WAV itself);
-/// ffmpeg only when asked for.
-fn choose_encoder(choice: EncoderChoice) -> Result<odori_video::Encoder> {
-    use odori_video::Encoder;
-    Ok(match choice {
-        EncoderChoice::Builtin => Encoder::Builtin,
-        EncoderChoice::Ffmpeg if odori_video::ffmpeg::available() => Encoder::Ffmpeg,
-        EncoderChoice::Ffmpeg => {
-            bail!("--encoder ffmpeg: no ffmpeg on PATH (the built-in encoder needs none)")
-        }
-        EncoderChoice::Auto => Encoder::Builtin,
-    })
+impl Args {
+    /// The playback library's render job: the same options, which it checks and runs.
+    fn job(self) -> Result<RenderJob> {
+        Ok(RenderJob {
+            models: odori_playback::load::split_files(&self.files)?,
+            camera: self.camera,
+            audio: self.audio,
+            output: self.output,
+            size: self.size,
+            fps: self.fps.get(),
+            range: self.range,
+            msaa: self.msaa.map(Msaa::get),
+            fast: self.fast,
+            physics: self.physics,
+            settle: self.settle,
+            self_shadow: self.self_shadow,
+            ground_shadow: self.ground_shadow,
+            edges: self.edges,
+            encoder: match self.encoder {
+                EncoderChoice::Auto => job::EncoderChoice::Auto,
+                EncoderChoice::Builtin => job::EncoderChoice::Builtin,
+                EncoderChoice::Ffmpeg => job::EncoderChoice::Ffmpeg,
+            },
+            skinning: match self.skinning {
+                SkinningChoice::Auto => job::SkinningChoice::Auto,
+                SkinningChoice::Cpu => job::SkinningChoice::Cpu,
+                SkinningChoice::Gpu => job::SkinningChoice::Gpu,
+            },
+            backend: match self.backend {
+                BackendChoice::Auto => job::BackendChoice::Auto,
+                BackendChoice::Gpu => job::BackendChoice::Gpu,
+                BackendChoice::Cpu => job::BackendChoice::Cpu,
+            },
+            verbose: self.verbose,
+            names: job::OptionNames::CommandLine,
+        })
+    }
 }
 
 /// `--size WIDTHxHEIGHT` (clap's value parser: a bad size stops argument parsing).
 pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected WIDTHxHEIGHT, e.g. 1280x720, not `{s}`");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if !(16..=8192).contains(&w) || !(16..=8192).contains(&h) {
-        return Err(format!("each side must be 16..=8192, not {w}x{h}"));
-    }
-    Ok((w, h))
+    job::parse_size(s)
 }
 
 /// `--range a:b` in MMD frames (30 per second), b included; either side may be left out; `a`
 /// alone is one frame (clap's value parser: checked before anything loads).
 pub fn parse_range(s: &str) -> Result<Range, String> {
-    let (a, b) = s.split_once(':').unwrap_or((s, s));
-    let num = |t: &str| -> Result<Option<f32>, String> {
-        let t = t.trim();
-        if t.is_empty() {
-            return Ok(None);
-        }
-        match t.parse::<f32>() {
-            Ok(v) if v.is_finite() => Ok(Some(v)),
-            _ => Err(format!(
-                "`{t}` is not a frame number (use a:b, a:, :b or a)"
-            )),
-        }
-    };
-    let (a, b) = (num(a)?, num(b)?);
-    let start = a.unwrap_or(0.0);
-    if start < 0.0 {
-        return Err(format!(
-            "the start {start} is before the first frame: MMD frames count from 0"
-        ));
-    }
-    if let Some(b) = b
-        && b < start
-    {
-        return Err(format!("the end {b} is before the start {start}"));
-    }
-    Ok(Range { start, stop: b })
+    job::parse_range(s)
 }
 
 /// Set by Ctrl-C: the pipeline stops and finishes what it has.
@@ -211,176 +195,26 @@ fn catch_ctrl_c(part: Option<PathBuf>) {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let (width, height) = args.size;
-    let fps = args.fps.get();
-    if let Some(s) = args.settle
-        && !(s.is_finite() && (0.0..=600.0).contains(&s))
-    {
-        bail!("--settle {s}: give seconds from 0 to 600");
-    }
-    // Everything about the output is checked before anything loads.
-    let output = output::render(&args.output)?;
-    if matches!(output, RenderOutput::Mp4(_)) && (width % 2 != 0 || height % 2 != 0) {
-        bail!("--size {width}x{height}: MP4 (H.264 4:2:0) needs even sides");
-    }
-    let encoder = match &output {
-        RenderOutput::Mp4(_) => Some(choose_encoder(args.encoder)?),
-        _ => None,
-    };
-    match (&args.audio, encoder) {
-        (Some(_), None) => eprintln!("warning: --audio only applies to MP4 output; ignored"),
-        // A missing or non-audio file is said before anything loads, naming that file.
-        (Some(path), Some(_)) => odori_video::audio::check(path)?,
-        (None, _) => {}
-    }
-
-    let (mut scene, warnings) =
-        odori_playback::load::scene_from_files(&args.files, args.camera.as_deref())?;
-    if let Some(path) = &args.audio {
-        scene.set_audio(path);
-    }
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
-    let mut unmatched = 0;
-    for m in scene.models() {
-        let unbound = m.motion().unbound();
-        unmatched += unbound.len();
-        if args.verbose {
-            crate::load::list_unmatched(m.asset().label(), unbound);
-        }
-    }
-    if unmatched > 0 && !args.verbose {
+    let output_path = args.output.clone();
+    let verbose = args.verbose;
+    let job = args.job()?;
+    let prepared = job.prepare(&mut |note| match note {
+        Note::Warning(w) => eprintln!("warning: {w}"),
+        Note::Note(n) => eprintln!("note: {n}"),
+        Note::Info(i) => eprintln!("{i}"),
+    })?;
+    if prepared.unmatched() > 0 && !verbose {
         eprintln!("note: --verbose lists every motion track that matches nothing");
     }
-    let label = match scene.models() {
-        [one] => one.asset().label().to_string(),
-        many => (many.iter())
-            .map(|m| m.asset().label())
-            .collect::<Vec<_>>()
-            .join(" + "),
-    };
-    let end = scene.end_frame();
-    let (start, stop) = match args.range {
-        Some(r) => (r.start, r.stop.unwrap_or(end.max(r.start))),
-        None => (0.0, end),
-    };
-    if args.range.is_some() && stop > end {
-        eprintln!(
-            "warning: --range goes past the motion's last frame ({end}): frames after it hold \
-             the last pose"
-        );
-    }
-    let mut range = FrameRange::new(start, stop, fps);
-    if matches!(output, RenderOutput::Png(_)) {
-        range.count = 1;
-    }
-
-    let device = Device::open(match args.backend {
-        BackendChoice::Auto => Backend::Auto,
-        BackendChoice::Gpu => Backend::Gpu,
-        BackendChoice::Cpu => Backend::Cpu,
-    })?;
-    let software = device.is_software();
-    if args.skinning == SkinningChoice::Gpu && device.gpu().is_none() {
-        anyhow::bail!(
-            "--skinning gpu needs a GPU adapter, and the CPU rasteriser is drawing ({}); use \
-             --skinning cpu or auto",
-            match args.backend {
-                BackendChoice::Cpu => "--backend cpu".to_string(),
-                _ => "no adapter was found".to_string(),
-            }
-        );
-    }
-    let options = RenderOptions {
-        width,
-        height,
-        // 4 everywhere: without multisampling the one-pixel inverted-hull outlines break into
-        // dashes. `--fast` (or `--msaa 1`) trades that for speed.
-        msaa: args.msaa.map_or(if args.fast { 1 } else { 4 }, Msaa::get),
-        self_shadow: args.self_shadow,
-        ground_shadow: args.ground_shadow,
-        edges: args.edges,
-        // 0: the map follows the output size; `--fast` keeps the small one.
-        shadow_map_size: if args.fast { 1024 } else { 0 },
-        ..Default::default()
-    };
-    let shadow_side = options.shadow_map_side();
-    let adapter = device.describe();
-    // Skinning on the GPU (compute) when there is a real one; on a software rasteriser the
-    // "GPU" is the same two cores, and odori-deform's SIMD CPU path is the faster of the two.
-    let skinning = match args.skinning {
-        SkinningChoice::Gpu => Skinning::Gpu,
-        SkinningChoice::Cpu => Skinning::Cpu,
-        SkinningChoice::Auto if software => Skinning::Cpu,
-        SkinningChoice::Auto => Skinning::Gpu,
-    };
-    let scene = Arc::new(scene);
-    let mut renderer = offline::renderer_for(&scene, device, options);
-    eprintln!(
-        "odori render: {label} → {} ({width}x{height}, {fps} fps, {} frames, MSAA {}, shadow map \
-         {shadow_side}) on {adapter}",
-        args.output.display(),
-        range.count,
-        renderer.samples()
-    );
-    for w in renderer.warnings() {
-        eprintln!("warning: {w}");
-    }
-    let settle = args.settle.unwrap_or(PlayerOptions::default().settle);
-    let player_options = PlayerOptions {
-        physics: args.physics,
-        deform: skinning == Skinning::Cpu,
-        settle,
-        // Simulated from frame 0 at the output's own step, so a range that starts late shows
-        // what the whole video shows at its frames; `--settle 0` is the old start, at the
-        // range's first frame.
-        preroll: if settle > 0.0 {
-            Preroll::FromStart { step: range.step }
-        } else {
-            Preroll::Off
-        },
-    };
-    let player = Player::new(scene.clone(), player_options);
-    for w in player.warnings() {
-        eprintln!("warning: {w}");
-    }
-    if player.has_physics() && settle > 0.0 && start > 0.0 {
-        eprintln!("physics: simulating frames 0 to {start} first (pre-roll; --settle 0 skips it)");
-    }
-
-    let sound = match (scene.audio(), &output) {
-        (Some(path), RenderOutput::Mp4(_)) => Some(odori_video::Soundtrack {
-            path,
-            start_s: start as f64 / 30.0,
-            length_s: range.count as f64 / fps as f64,
-        }),
-        _ => None,
-    };
     // Ctrl-C from here on stops the pipeline and keeps what it has (before, it simply quits:
     // nothing is written yet).
-    catch_ctrl_c(match &output {
+    catch_ctrl_c(match prepared.output() {
         RenderOutput::Mp4(path) => Some(odori_playback::sink::part_path(path)),
         _ => None,
     });
-    // The sink is opened (and the soundtrack read) before rendering starts, so a bad audio
-    // file or a missing ffmpeg fails at once.
-    let sink: Box<dyn FrameSink> = match &output {
-        RenderOutput::Mp4(path) => {
-            let encoder = encoder.unwrap_or(odori_video::Encoder::Builtin);
-            Box::new(Mp4Sink::create(
-                encoder,
-                path,
-                (width, height),
-                fps,
-                sound.as_ref(),
-            )?)
-        }
-        RenderOutput::Png(path) => Box::new(PngSink::file(path, (width, height))),
-        RenderOutput::Folder(dir) => Box::new(PngSink::folder(dir, (width, height))?),
-    };
+    let range_count = prepared.frames();
 
-    let bar = ProgressBar::new(range.count as u64);
+    let bar = ProgressBar::new(range_count as u64);
     bar.set_style(
         ProgressStyle::with_template(
             "{bar:40.cyan/blue} {pos}/{len} frames  {per_sec}  elapsed {elapsed}  left {eta}",
@@ -388,7 +222,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .expect("a valid template"),
     );
     let tick = || bar.inc(1);
-    let report = offline::render(player, &mut renderer, skinning, range, sink, &tick, &CANCEL)?;
+    let report = prepared.run(&tick, &CANCEL)?;
     bar.finish_and_clear();
     if report.cancelled() {
         if report.frames == 0 {
@@ -398,14 +232,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "interrupted: wrote {} of {} frames to {}",
                 report.frames,
                 report.requested,
-                args.output.display()
+                output_path.display()
             );
         }
         return Ok(ExitCode::from(130));
     }
     eprintln!(
         "wrote {} ({} frames in {:.1} s, {:.1} fps)",
-        args.output.display(),
+        output_path.display(),
         report.frames,
         report.seconds,
         report.frames as f64 / report.seconds.max(1e-9)

@@ -2,10 +2,20 @@
 //! where a file is wanted, or no permission to write is said at once, not after minutes of
 //! work.
 
-use anyhow::{Result, bail};
+use crate::error::PlaybackError;
 use std::path::{Path, PathBuf};
 
-/// What `odori render -o` writes.
+type Result<T> = std::result::Result<T, PlaybackError>;
+
+/// The refusal for `path`: the message follows the path's name.
+fn refuse<T>(path: &Path, message: String) -> Result<T> {
+    Err(PlaybackError::Output {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// What a render writes (`odori render -o`, `odori.render(out=...)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RenderOutput {
     Mp4(PathBuf),
@@ -38,11 +48,11 @@ pub fn render(path: &Path) -> Result<RenderOutput> {
             check_folder(path)?;
             Ok(RenderOutput::Folder(path.to_path_buf()))
         }
-        Some(ext) => bail!(
-            "{}: odori does not write .{ext} files; {ACCEPTED}",
-            path.display()
+        Some(ext) => refuse(
+            path,
+            format!("odori does not write .{ext} files; {ACCEPTED}"),
         ),
-        None => bail!("{}: not an output odori knows; {ACCEPTED}", path.display()),
+        None => refuse(path, format!("not an output odori knows; {ACCEPTED}")),
     }
 }
 
@@ -57,10 +67,12 @@ pub fn extension(path: &Path) -> Option<String> {
 /// to, and (when it exists already) writable itself.
 pub fn check_file(path: &Path) -> Result<()> {
     if path.is_dir() {
-        bail!(
-            "{}: is a folder; give a file name ending in .{}",
-            path.display(),
-            extension(path).unwrap_or_else(|| "mp4".into())
+        return refuse(
+            path,
+            format!(
+                "is a folder; give a file name ending in .{}",
+                extension(path).unwrap_or_else(|| "mp4".into())
+            ),
         );
     }
     let parent = match path.parent() {
@@ -68,20 +80,21 @@ pub fn check_file(path: &Path) -> Result<()> {
         _ => Path::new("."),
     };
     if !parent.exists() {
-        bail!(
-            "{}: the folder {} does not exist",
-            path.display(),
-            parent.display()
+        return refuse(
+            path,
+            format!("the folder {} does not exist", parent.display()),
         );
     }
     if !parent.is_dir() {
-        bail!("{}: {} is not a folder", path.display(), parent.display());
+        return refuse(path, format!("{} is not a folder", parent.display()));
     }
-    writable_folder(parent).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if let Err(e) = writable_folder(parent) {
+        return refuse(path, e);
+    }
     if path.exists()
         && let Err(e) = std::fs::OpenOptions::new().append(true).open(path)
     {
-        bail!("{}: cannot be overwritten: {e}", path.display());
+        return refuse(path, format!("cannot be overwritten: {e}"));
     }
     Ok(())
 }
@@ -95,13 +108,9 @@ pub fn check_folder(path: &Path) -> Result<()> {
     loop {
         if at.exists() {
             if !at.is_dir() {
-                bail!(
-                    "{}: {} is a file, not a folder",
-                    path.display(),
-                    at.display()
-                );
+                return refuse(path, format!("{} is a file, not a folder", at.display()));
             }
-            return writable_folder(at).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+            return writable_folder(at).or_else(|e| refuse(path, e));
         }
         at = match at.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
