@@ -36,6 +36,8 @@
 //! ```
 
 pub mod asset;
+// The bake job shares the render job's option naming, and both sit behind `video`.
+#[cfg(feature = "video")]
 pub mod bake_job;
 pub mod error;
 pub mod frame;
