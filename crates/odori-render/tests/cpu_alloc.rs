@@ -4,29 +4,10 @@
 //! buffers are made by the first frames; the counted frames must reuse them.
 
 use odori_render::{CpuRenderer, FrameView, Light, RenderModel, RenderOptions};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use odori_testkit::alloc::{Counting, allocations};
 
 #[global_allocator]
-static COUNTING: Counting = Counting;
+static GLOBAL: Counting = Counting;
 
 #[test]
 fn cpu_frames_allocate_nothing() {
@@ -52,12 +33,12 @@ fn cpu_frames_allocate_nothing() {
             r.upload_vertices(0, &positions, &normals, &uvs);
             r.render(&view, slot);
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations();
         for slot in 0..6 {
             r.upload_vertices(0, &positions, &normals, &uvs);
             r.render(&view, slot);
         }
-        let counted = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let counted = allocations() - before;
         assert_eq!(counted, 0, "MSAA {msaa}: {counted} allocations in 6 frames");
         let mut px = Vec::new();
         r.read(0, &mut px);
