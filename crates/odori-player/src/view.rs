@@ -5,7 +5,6 @@ use crate::Options;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
 use odori_render::blit::Blit;
-use odori_render::target::{COLOR_FORMAT, DEPTH_FORMAT};
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
 use winit::window::Window;
@@ -60,19 +59,7 @@ impl View {
             ..Default::default()
         }))
         .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
-        let counts = |f| {
-            adapter
-                .get_texture_format_features(f)
-                .flags
-                .supported_sample_counts()
-        };
-        let depth = counts(DEPTH_FORMAT);
-        let mut sample_counts: Vec<u32> = (counts(COLOR_FORMAT).into_iter())
-            .filter(|c| depth.contains(c))
-            .collect();
-        if !sample_counts.contains(&1) {
-            sample_counts.push(1);
-        }
+        let sample_counts = Gpu::sample_counts(&adapter);
         let adapter_name = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
         let caps = surface.get_capabilities(&adapter);
         // A surface that stores values as they are (no sRGB encoding) when there is one.
@@ -127,13 +114,7 @@ impl View {
 
     /// A renderer for a changed scene (models added), on the same device.
     pub fn replace_scene(&mut self, scene: &Scene) {
-        let g = &wgpu_of(&self.renderer).gpu;
-        let gpu = Gpu {
-            device: g.device.clone(),
-            queue: g.queue.clone(),
-            info: g.info.clone(),
-            sample_counts: g.sample_counts.clone(),
-        };
+        let gpu = wgpu_of(&self.renderer).gpu.clone();
         let (w, h) = (self.config.width, self.config.height);
         self.renderer = new_renderer(scene, gpu, w, h, self.quality);
         let r = wgpu_of(&self.renderer);

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-/// A device and queue with what was found.
+/// A device and queue with what was found. Cloning shares the device (wgpu handles are
+/// reference-counted): a new renderer for a changed scene reuses it.
+#[derive(Clone)]
 pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
@@ -72,6 +74,18 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| NoAdapter(format!("{} ({:?}): {e}", info.name, info.backend)))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+            sample_counts: Self::sample_counts(&adapter),
+        })
+    }
+
+    /// The MSAA sample counts `adapter` offers for both the colour and the depth format of
+    /// odori's render targets; 1 always. Every front end that opens its own adapter (a
+    /// window's, a canvas's) fills [`Gpu::sample_counts`] with it.
+    pub fn sample_counts(adapter: &wgpu::Adapter) -> Vec<u32> {
         let counts = |f| {
             adapter
                 .get_texture_format_features(f)
@@ -86,12 +100,7 @@ impl Gpu {
         if !sample_counts.contains(&1) {
             sample_counts.push(1);
         }
-        Ok(Gpu {
-            device,
-            queue,
-            info,
-            sample_counts,
-        })
+        sample_counts
     }
 
     /// True for CPU rasterisers (lavapipe, llvmpipe), where every pixel costs CPU time.

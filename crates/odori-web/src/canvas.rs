@@ -6,7 +6,6 @@ use odori_playback::render::renderer_for;
 use odori_playback::{Frame, Scene};
 use odori_render::blit::Blit;
 use odori_render::camera::CameraPose;
-use odori_render::target::{COLOR_FORMAT, DEPTH_FORMAT};
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer};
 use web_sys::HtmlCanvasElement;
 
@@ -61,19 +60,7 @@ pub async fn open(
         })
         .await
         .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
-    let counts = |f| {
-        adapter
-            .get_texture_format_features(f)
-            .flags
-            .supported_sample_counts()
-    };
-    let depth = counts(DEPTH_FORMAT);
-    let mut sample_counts: Vec<u32> = (counts(COLOR_FORMAT).into_iter())
-        .filter(|c| depth.contains(c))
-        .collect();
-    if !sample_counts.contains(&1) {
-        sample_counts.push(1);
-    }
+    let sample_counts = Gpu::sample_counts(&adapter);
     let caps = surface.get_capabilities(&adapter);
     let format = (caps.formats.iter().copied())
         .find(|f| !f.is_srgb())
@@ -121,13 +108,7 @@ pub async fn open(
 impl Canvas {
     /// A renderer for a new scene (files dropped), on the same device.
     pub fn replace_scene(&mut self, scene: &Scene) {
-        let g = &wgpu_of(&self.renderer).gpu;
-        let gpu = Gpu {
-            device: g.device.clone(),
-            queue: g.queue.clone(),
-            info: g.info.clone(),
-            sample_counts: g.sample_counts.clone(),
-        };
+        let gpu = wgpu_of(&self.renderer).gpu.clone();
         let msaa = self.renderer.options().msaa;
         self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height, msaa);
         let r = wgpu_of(&self.renderer);
