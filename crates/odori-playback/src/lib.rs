@@ -39,6 +39,7 @@ pub mod asset;
 // The bake job shares the render job's option naming, and both sit behind `video`.
 #[cfg(feature = "video")]
 pub mod bake_job;
+pub mod choice;
 pub mod error;
 pub mod frame;
 pub mod load;

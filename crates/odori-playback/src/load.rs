@@ -6,6 +6,7 @@ use odori_pose::motion::Source;
 use std::path::{Path, PathBuf};
 
 /// A motion file read: a VMD dance or a VPD still pose.
+#[derive(Clone)]
 pub enum MotionFile {
     Vmd(Box<Vmd>),
     Vpd(Box<Vpd>),

@@ -3,6 +3,7 @@
 //! offline pipeline. The command line and the Python module's `odori.render` both build a
 //! [`RenderJob`], so the two make the same frames from the same options.
 
+use crate::choice::Choice;
 use crate::error::PlaybackError;
 use crate::load::{self, ModelInput};
 use crate::offline::{self, FrameRange, RenderReport, Skinning};
@@ -54,6 +55,58 @@ pub enum BackendChoice {
     Gpu,
     /// odori's own CPU rasteriser (needs no driver).
     Cpu,
+}
+
+impl Choice for EncoderChoice {
+    const VALUES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "auto",
+            EncoderChoice::Auto,
+            "the built-in encoder (kept so scripts that name it work)",
+        ),
+        (
+            "builtin",
+            EncoderChoice::Builtin,
+            "OpenH264, in-process (needs nothing installed)",
+        ),
+        (
+            "ffmpeg",
+            EncoderChoice::Ffmpeg,
+            "an installed ffmpeg (libx264 + AAC)",
+        ),
+    ];
+}
+
+impl Choice for SkinningChoice {
+    const VALUES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "auto",
+            SkinningChoice::Auto,
+            "GPU on a hardware adapter, CPU on a software rasteriser",
+        ),
+        ("cpu", SkinningChoice::Cpu, "odori-deform, SIMD + threads"),
+        ("gpu", SkinningChoice::Gpu, "a compute shader"),
+    ];
+}
+
+impl Choice for BackendChoice {
+    const VALUES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "auto",
+            BackendChoice::Auto,
+            "wgpu when an adapter opens (a GPU, or Mesa's software one), else the CPU rasteriser",
+        ),
+        (
+            "gpu",
+            BackendChoice::Gpu,
+            "wgpu only (no adapter is an error)",
+        ),
+        (
+            "cpu",
+            BackendChoice::Cpu,
+            "odori's own CPU rasteriser (needs no driver)",
+        ),
+    ];
 }
 
 /// MMD frames `start` to `stop` inclusive; `stop` left out: the end of the motion.

@@ -6,6 +6,7 @@
 
 use crate::python::{Model, Motion, err};
 use odori_playback::bake_job;
+use odori_playback::choice::Choice;
 use odori_playback::load::ModelInput;
 use odori_playback::render_job::{
     BackendChoice, EncoderChoice, Note, OptionNames, Range, RenderJob, SkinningChoice, parse_range,
@@ -129,14 +130,9 @@ fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
     r.map(Some).map_err(|e| err(format!("range=: {e}")))
 }
 
-fn choice<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> PyResult<T> {
-    (choices.iter())
-        .find(|(n, _)| *n == value)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| {
-            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-            err(format!("{name} {value:?}: give one of {names:?}"))
-        })
+/// Keyword `name`'s value by the playback library's names (the command line's too).
+fn choice<T: Choice>(name: &str, value: &str) -> PyResult<T> {
+    T::parse(value).map_err(|why| err(format!("{name} {why}")))
 }
 
 fn note_line(note: Note) -> String {
@@ -200,33 +196,9 @@ pub fn render<'py>(
         self_shadow,
         ground_shadow,
         edges,
-        encoder: choice(
-            "encoder",
-            encoder,
-            &[
-                ("auto", EncoderChoice::Auto),
-                ("builtin", EncoderChoice::Builtin),
-                ("ffmpeg", EncoderChoice::Ffmpeg),
-            ],
-        )?,
-        skinning: choice(
-            "skinning",
-            skinning,
-            &[
-                ("auto", SkinningChoice::Auto),
-                ("cpu", SkinningChoice::Cpu),
-                ("gpu", SkinningChoice::Gpu),
-            ],
-        )?,
-        backend: choice(
-            "backend",
-            backend,
-            &[
-                ("auto", BackendChoice::Auto),
-                ("gpu", BackendChoice::Gpu),
-                ("cpu", BackendChoice::Cpu),
-            ],
-        )?,
+        encoder: choice("encoder", encoder)?,
+        skinning: choice("skinning", skinning)?,
+        backend: choice("backend", backend)?,
         verbose,
         names: OptionNames::Keywords,
     };

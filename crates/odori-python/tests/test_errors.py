@@ -55,3 +55,13 @@ def test_bad_out_array_is_refused():
         inst.evaluate([0, 1], out=np.zeros((3, 224, 4, 4), np.float32))
     with pytest.raises(odori.OdoriError, match="finite"):
         inst.positions([float("nan")])
+
+
+def test_option_names_are_the_command_lines(tmp_path):
+    # The names come from the playback library's table, which `odori render --encoder` reads
+    # too: a name the command line refuses is refused here, listing the same names.
+    for keyword, bad, names in [("encoder", "x264", "auto, builtin, ffmpeg"),
+                                ("skinning", "fpga", "auto, cpu, gpu"),
+                                ("backend", "metal", "auto, gpu, cpu")]:
+        with pytest.raises(odori.OdoriError, match=re.escape(f'{keyword} "{bad}": give one of {names}')):
+            odori.render(out=tmp_path / "x.png", **{keyword: bad})

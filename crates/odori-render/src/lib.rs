@@ -30,6 +30,8 @@ pub use any::{AnyRenderer, Backend, Device, device_for_tests, devices_for_tests}
 pub use camera::{CameraMotion, CameraPose};
 pub use cpu::CpuRenderer;
 pub use gpu::Gpu;
+/// The image crate of [`TextureSource`]'s images, for callers that hand over decoded ones.
+pub use image;
 pub use light::{Light, LightMotion};
 pub use model::RenderModel;
 pub use renderer::{FrameView, RenderOptions, Renderer};

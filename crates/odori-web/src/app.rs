@@ -3,9 +3,10 @@
 //! plays) and calls [`App::advance`] or [`App::seek`], then [`App::render`].
 
 use crate::canvas::{self, Canvas};
-use crate::files::scene_from_files;
+use crate::files::{Added, Cast};
 use odori_playback::{Frame, Player, PlayerOptions, Preroll, Scene};
 use odori_render::camera::CameraPose;
+use odori_render::image::RgbaImage;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -33,6 +34,10 @@ pub struct App {
     /// work; the GPU's own time is not visible from here).
     draw_ms: f64,
     pending: Vec<(String, Vec<u8>)>,
+    /// Images of the same drop the browser decoded (RGBA8, straight alpha).
+    pending_images: Vec<(String, RgbaImage)>,
+    /// The models and motions dropped so far (empty: the demo plays).
+    cast: Cast,
 }
 
 fn now_ms() -> f64 {
@@ -75,6 +80,8 @@ impl App {
             physics: true,
             draw_ms: 0.0,
             pending: Vec::new(),
+            pending_images: Vec::new(),
+            cast: Cast::new(),
         })
     }
 
@@ -195,19 +202,55 @@ impl App {
         self.pending.push((path, bytes));
     }
 
-    /// Replace the scene with one made of the queued files. On error (the message names the
-    /// file) the current scene plays on. Returns the warnings.
+    /// Queue an image of the drop that the browser decoded: `width` × `height` RGBA8 pixels,
+    /// straight alpha, top row first.
+    pub fn add_image(
+        &mut self,
+        path: String,
+        width: u32,
+        height: u32,
+        rgba: Vec<u8>,
+    ) -> Result<(), JsError> {
+        let got = rgba.len();
+        let image = RgbaImage::from_raw(width, height, rgba).ok_or_else(|| {
+            JsError::new(&format!(
+                "{path}: {got} bytes of pixels for a {width}×{height} image"
+            ))
+        })?;
+        self.pending_images.push((path, image));
+        Ok(())
+    }
+
+    /// Forget the queued files and images (a drop that failed before [`App::load`]).
+    pub fn discard_pending(&mut self) {
+        self.pending.clear();
+        self.pending_images.clear();
+    }
+
+    /// Add the queued files to what plays ([`Cast::add`]: a drop with a model starts a new
+    /// scene, motions alone go to the last model, a camera VMD becomes the camera). On error
+    /// (the message names the file) the current scene plays on. Returns the warnings.
     pub fn load(&mut self) -> Result<Vec<String>, JsError> {
         let files = std::mem::take(&mut self.pending);
-        let loaded = scene_from_files(files).map_err(|e| JsError::new(&e))?;
-        let scene = Arc::new(loaded.scene);
-        self.canvas.replace_scene(&scene);
-        self.orbit = scene.framing_camera(self.aspect);
+        let images = std::mem::take(&mut self.pending_images);
+        let (added, mut warnings) = (self.cast)
+            .add_with_images(files, images)
+            .map_err(|e| JsError::new(&e))?;
+        let (scene, unbound) = self.cast.scene();
+        warnings.extend(unbound);
+        let scene = Arc::new(scene);
+        let at = self.player.position();
         self.player = Player::new(scene.clone(), options(self.physics));
+        if added == Added::Models {
+            self.canvas.replace_scene(&scene);
+            self.orbit = scene.framing_camera(self.aspect);
+            warnings.extend(self.canvas.warnings().iter().cloned());
+        } else {
+            // Same models: the renderer stays; the dance goes on from where it was.
+            self.player.seek(at);
+        }
         self.scene = scene;
         self.frame = Frame::default();
-        let mut warnings = loaded.warnings;
-        warnings.extend(self.canvas.warnings().iter().cloned());
         Ok(warnings)
     }
 

@@ -4,11 +4,13 @@
 //! bare name for picked files). Audio is the page's business (WebAudio decodes it) and never
 //! reaches here.
 
-use odori_format::Document;
+use crate::archive;
+use odori_format::{Document, Vmd};
 use odori_playback::asset::ModelFile;
 use odori_playback::load::unmatched_summary;
 use odori_playback::{ModelAsset, MotionFile, Scene};
 use odori_render::TextureSource;
+use odori_render::image::RgbaImage;
 use odori_render::textures::files::FileSet;
 use std::sync::Arc;
 
@@ -24,6 +26,8 @@ pub enum Kind {
     Model,
     Motion,
     Audio,
+    /// A zip (of a model folder, usually), opened by [`Cast::add`].
+    Archive,
     /// Anything else: a texture, or a file no model names (ignored).
     Other,
 }
@@ -38,59 +42,185 @@ pub fn kind_of(path: &str) -> Kind {
         "pmx" | "pmd" => Kind::Model,
         "vmd" | "vpd" => Kind::Motion,
         "mp3" | "wav" | "ogg" | "m4a" | "aac" | "flac" => Kind::Audio,
+        "zip" => Kind::Archive,
         _ => Kind::Other,
     }
 }
 
-/// Build a scene from dropped files: every model gets every motion (merged in name order; a
-/// camera VMD's keys become the scene's camera), models stand side by side. Textures are
-/// looked up among the files under each model's folder ([`FileSet`]). `Err` is one message
-/// naming the file that could not be used; nothing is half-loaded.
-pub fn scene_from_files(mut files: Vec<(String, Vec<u8>)>) -> Result<Loaded, String> {
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut warnings = Vec::new();
+/// What the page plays: the models dropped with their motions, and a camera motion. A drop
+/// that holds a model starts a new cast (a user trying models one after another sees one at
+/// a time; models dropped together stand side by side); a drop of motions alone adds them to
+/// the cast, as MikuMikuDance's "load motion" does: a VMD with only camera keys becomes the
+/// camera, any other motion goes to the chosen model (the last one unless told).
+#[derive(Default)]
+pub struct Cast {
+    models: Vec<CastModel>,
+    camera: Option<Box<Vmd>>,
+}
+
+/// One model with the motions added to it, in order.
+struct CastModel {
+    asset: Arc<ModelAsset>,
+    motions: Vec<MotionFile>,
+}
+
+/// What a drop changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    /// New models (the renderer needs them).
+    Models,
+    /// Motions or a camera for the models already there.
+    Motions,
+}
+
+impl Cast {
+    /// No models: the page plays the embedded demo.
+    pub fn new() -> Cast {
+        Cast::default()
+    }
+
+    /// Add dropped files (zips are opened first). `Err` is one message naming the file that
+    /// could not be used, and the cast is unchanged; `Ok` has what changed and the warnings.
+    pub fn add(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<(Added, Vec<String>), String> {
+        self.add_with_images(files, Vec::new())
+    }
+
+    /// [`Cast::add`] with some of the drop's images decoded already (by the browser), by path.
+    pub fn add_with_images(
+        &mut self,
+        files: Vec<(String, Vec<u8>)>,
+        images: Vec<(String, RgbaImage)>,
+    ) -> Result<(Added, Vec<String>), String> {
+        let mut files = expand_zips(files)?;
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut warnings = Vec::new();
+        let (motions, camera) = read_motions(&files, &mut warnings)?;
+        let has_model = files.iter().any(|f| kind_of(&f.0) == Kind::Model);
+        let mut images = images;
+        if !has_model {
+            if motions.is_empty() && camera.is_none() {
+                let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
+                return Err(format!(
+                    "no model among the files given ({}): drop a PMX or PMD with its \
+                     textures, and its motions",
+                    names.join(", ")
+                ));
+            }
+            if self.models.is_empty() {
+                let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
+                return Err(format!(
+                    "no model to dance {}: drop a PMX or PMD with its textures first (or \
+                     together with its motions)",
+                    names.join(", ")
+                ));
+            }
+            if let Some(last) = self.models.last_mut() {
+                last.motions.extend(motions);
+            }
+            if camera.is_some() {
+                self.camera = camera;
+            }
+            return Ok((Added::Motions, warnings));
+        }
+        let mut models = Vec::new();
+        let model_count = files
+            .iter()
+            .filter(|f| kind_of(&f.0) == Kind::Model)
+            .count();
+        for (model_path, bytes) in files.iter().filter(|f| kind_of(&f.0) == Kind::Model) {
+            let (doc, diagnostics) = parse(model_path, bytes)?;
+            let file = match &doc {
+                Document::Pmx(p) => ModelFile::Pmx(p),
+                Document::Pmd(p) => ModelFile::Pmd(p),
+                _ => return Err(format!("{model_path}: not a model (PMX or PMD)")),
+            };
+            let last = models.len() + 1 == model_count;
+            let textures = textures_for(model_path, &files, &mut images, last);
+            let asset =
+                ModelAsset::compile(file, TextureSource::Files(Arc::new(textures)), model_path)
+                    .map_err(|e| e.to_string())?;
+            warnings.extend(diagnostics.iter().map(|d| format!("{model_path}: {d}")));
+            warnings.extend(asset.warnings().iter().cloned());
+            models.push(CastModel {
+                asset: Arc::new(asset),
+                motions: Vec::new(),
+            });
+        }
+        // Every model of the drop dances every motion of it.
+        if let Some((last, rest)) = models.split_last_mut() {
+            for m in rest {
+                m.motions = motions.clone();
+            }
+            last.motions = motions;
+        }
+        self.models = models;
+        self.camera = camera;
+        Ok((Added::Models, warnings))
+    }
+
+    /// The scene of the cast (models side by side; empty when the cast is), with a warning
+    /// per model about motion tracks it has no bone or morph for.
+    pub fn scene(&self) -> (Scene, Vec<String>) {
+        let mut scene = Scene::new();
+        let mut warnings = Vec::new();
+        for m in &self.models {
+            let i = scene.add_model_files(m.asset.clone(), &m.motions);
+            let unbound = scene.models()[i].motion().unbound();
+            warnings.extend(unmatched_summary(m.asset.label(), unbound));
+        }
+        if let Some(camera) = &self.camera {
+            scene.set_camera(camera);
+        }
+        scene.arrange_side_by_side();
+        (scene, warnings)
+    }
+}
+
+/// Build a scene from one drop of files (see [`Cast::add`]).
+pub fn scene_from_files(files: Vec<(String, Vec<u8>)>) -> Result<Loaded, String> {
+    let mut cast = Cast::new();
+    let (_, mut warnings) = cast.add(files)?;
+    let (scene, unbound) = cast.scene();
+    warnings.extend(unbound);
+    Ok(Loaded { scene, warnings })
+}
+
+/// The files with every zip among them replaced by what it holds (paths inside the zip).
+fn expand_zips(files: Vec<(String, Vec<u8>)>) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut out = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        if archive::is_zip(&path) {
+            out.extend(archive::expand(&path, &bytes)?);
+        } else {
+            out.push((path, bytes));
+        }
+    }
+    Ok(out)
+}
+
+/// The motions among `files`, in name order, and the last camera-only VMD (one with camera
+/// keys and no bone or morph keys).
+fn read_motions(
+    files: &[(String, Vec<u8>)],
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<MotionFile>, Option<Box<Vmd>>), String> {
     let mut motions = Vec::new();
+    let mut camera = None;
     for (path, bytes) in files.iter().filter(|f| kind_of(&f.0) == Kind::Motion) {
         let (doc, diagnostics) = parse(path, bytes)?;
         warnings.extend(diagnostics.iter().map(|d| format!("{path}: {d}")));
-        motions.push(match doc {
-            Document::Vmd(v) => MotionFile::Vmd(v),
-            Document::Vpd(v) => MotionFile::Vpd(v),
+        match doc {
+            Document::Vmd(v)
+                if v.bones.is_empty() && v.morphs.is_empty() && !v.cameras.is_empty() =>
+            {
+                camera = Some(v)
+            }
+            Document::Vmd(v) => motions.push(MotionFile::Vmd(v)),
+            Document::Vpd(v) => motions.push(MotionFile::Vpd(v)),
             _ => return Err(format!("{path}: not a motion (VMD or VPD)")),
-        });
+        }
     }
-    let model_paths: Vec<&String> = (files.iter())
-        .filter(|f| kind_of(&f.0) == Kind::Model)
-        .map(|f| &f.0)
-        .collect();
-    if model_paths.is_empty() {
-        let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
-        return Err(format!(
-            "no model among the files given ({}): drop a PMX or PMD with its textures, and \
-             its motions",
-            names.join(", ")
-        ));
-    }
-    let mut scene = Scene::new();
-    for model_path in model_paths {
-        let bytes = &files.iter().find(|f| &f.0 == model_path).unwrap().1;
-        let (doc, diagnostics) = parse(model_path, bytes)?;
-        let file = match &doc {
-            Document::Pmx(p) => ModelFile::Pmx(p),
-            Document::Pmd(p) => ModelFile::Pmd(p),
-            _ => return Err(format!("{model_path}: not a model (PMX or PMD)")),
-        };
-        let textures = textures_for(model_path, &files);
-        let asset = ModelAsset::compile(file, TextureSource::Files(Arc::new(textures)), model_path)
-            .map_err(|e| e.to_string())?;
-        warnings.extend(diagnostics.iter().map(|d| format!("{model_path}: {d}")));
-        warnings.extend(asset.warnings().iter().cloned());
-        let i = scene.add_model_files(Arc::new(asset), &motions);
-        let unbound = scene.models()[i].motion().unbound();
-        warnings.extend(unmatched_summary(model_path, unbound));
-    }
-    scene.arrange_side_by_side();
-    Ok(Loaded { scene, warnings })
+    Ok((motions, camera))
 }
 
 /// Parse any MMD file, the error naming it.
@@ -98,17 +228,33 @@ fn parse(path: &str, bytes: &[u8]) -> Result<(Document, Vec<odori_format::Diagno
     odori_format::parse_any(bytes).map_err(|e| e.with_path(path).to_string())
 }
 
-/// The non-model, non-motion files, by their path relative to the folder of `model_path`
-/// (files outside it keep their whole path: found by base name only).
-fn textures_for(model_path: &str, files: &[(String, Vec<u8>)]) -> FileSet {
+/// The non-model, non-motion files and the decoded images, by their path relative to the
+/// folder of `model_path` (files outside it keep their whole path: found by base name only).
+/// The images are moved into the set for the `last` model, cloned for the others.
+fn textures_for(
+    model_path: &str,
+    files: &[(String, Vec<u8>)],
+    images: &mut Vec<(String, RgbaImage)>,
+    last: bool,
+) -> FileSet {
     let folder = model_path.rsplit_once(['/', '\\']).map_or("", |(d, _)| d);
+    let relative = |path: &str| -> String {
+        match path.strip_prefix(folder) {
+            Some(rest) if !folder.is_empty() => rest.trim_start_matches(['/', '\\']).into(),
+            _ => path.into(),
+        }
+    };
     let mut set = FileSet::new();
     for (path, bytes) in files.iter().filter(|f| kind_of(&f.0) == Kind::Other) {
-        let relative = match path.strip_prefix(folder) {
-            Some(rest) if !folder.is_empty() => rest.trim_start_matches(['/', '\\']),
-            _ => path.as_str(),
-        };
-        set.insert(relative, bytes.clone());
+        set.insert(&relative(path), bytes.clone());
+    }
+    let images = if last {
+        std::mem::take(images)
+    } else {
+        images.clone()
+    };
+    for (path, image) in images {
+        set.insert_decoded(&relative(&path), image);
     }
     set
 }

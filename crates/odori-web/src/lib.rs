@@ -4,10 +4,11 @@
 //! and draws with wgpu (WebGPU where the browser has it, else WebGL2) and reports each
 //! stage's time. `build.sh` builds the page.
 //!
-//! [`files`] (a scene from dropped files) is plain Rust and builds natively too, so its tests
+//! [`files`] (a scene from dropped files) and [`archive`] (zips) are plain Rust and builds natively too, so its tests
 //! run with the workspace's; the wasm-bindgen surface ([`app`], [`canvas`]) exists only on
 //! wasm32.
 
+pub mod archive;
 pub mod files;
 
 #[cfg(target_arch = "wasm32")]

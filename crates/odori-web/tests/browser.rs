@@ -6,7 +6,9 @@
 //! renderer's frame 120 of the same scene at the same size (odori_testkit::golden, LIMITS,
 //! after forgiving single-pixel silhouette flips between rasterisers: `forgive_edge_flips`); the demo's
 //! position moving on by itself (it plays); Gene_light.pmx with its twelve textures and
-//! wavefile_v2.vmd given to the file input loading without an error and playing on; a
+//! wavefile_v2.vmd given to the file input (the motion on its own, after the model) loading
+//! without an error and playing on, the motion reaching the model, and the browser's decoding
+//! of its PNG textures giving odori's pixels (`browser_decoded_as_odori`); a
 //! truncated PMX putting a message naming the file and its problem on the page, which goes on
 //! drawing frames and moving the clock.
 //!
@@ -176,6 +178,51 @@ fn forgive_edge_flips(
     (flips, out)
 }
 
+/// With `?decode=browser` the page hands PNG and JPEG textures to the browser's decoder
+/// (createImageBitmap, read back through WebGL2), not odori's. Evidence that the fast path ran and changes nothing:
+/// every PNG and JPEG in Gene's texture folder was decoded by the browser, to the same size
+/// and the same RGBA bytes (FNV-1a, computed in the page) as odori's own decoder gives.
+fn browser_decoded_as_odori(gene: &Path, decoded: &serde_json::Value) {
+    let decoded = decoded
+        .as_array()
+        .expect("the page lists what the browser decoded");
+    let mut expected = 0;
+    for e in std::fs::read_dir(gene.join("light")).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ext = name
+            .rsplit_once('.')
+            .map_or("", |(_, x)| x)
+            .to_ascii_lowercase();
+        if !["png", "jpg", "jpeg"].contains(&ext.as_str()) {
+            continue;
+        }
+        expected += 1;
+        let odori =
+            odori_render::textures::decode(&std::fs::read(e.path()).unwrap(), &ext).unwrap();
+        let page = (decoded.iter())
+            .find(|d| d["path"].as_str().is_some_and(|p| p.ends_with(&name)))
+            .unwrap_or_else(|| panic!("{name}: not decoded by the browser: {decoded:?}"));
+        assert_eq!(
+            (page["w"].as_u64(), page["h"].as_u64()),
+            (Some(odori.width() as u64), Some(odori.height() as u64)),
+            "{name}"
+        );
+        let fnv = odori.as_raw().iter().fold(0x811c_9dc5u32, |h, &b| {
+            (h ^ b as u32).wrapping_mul(0x0100_0193)
+        });
+        assert_eq!(
+            page["fnv"].as_u64(),
+            Some(fnv as u64),
+            "{name}: other pixels"
+        );
+    }
+    assert!(
+        expected >= 10,
+        "Gene's folder has {expected} PNG/JPEG textures"
+    );
+    assert_eq!(decoded.len(), expected, "{decoded:?}");
+}
+
 fn field<'a>(json: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
     &json[key]
 }
@@ -211,7 +258,9 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
     node.arg(browser_dir.join("run.mjs"))
         .arg(&url)
         .arg(&shots)
-        .env("ODORI_WEB_MSAA", MSAA.to_string());
+        .env("ODORI_WEB_MSAA", MSAA.to_string())
+        // The browser's decoders for Gene's PNGs, checked against odori's below.
+        .env("ODORI_WEB_DECODE", "browser");
     if let (Some(g), Some(v)) = (&gene, &vmd) {
         node.arg(g).arg(v);
     }
@@ -269,6 +318,15 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
         !warnings.contains("not among the files"),
         "a texture was not found: {warnings}"
     );
+    // The motion dropped on its own went to Gene: the scene ends where wavefile_v2 ends.
+    assert!(result["motionError"].is_null(), "{}", result["motionError"]);
+    assert_eq!(result["geneEndBefore"].as_f64(), Some(0.0));
+    let end = result["geneEndAfter"].as_f64().unwrap();
+    assert!(
+        end > 2000.0,
+        "the motion did not reach the model: end frame {end}"
+    );
+    browser_decoded_as_odori(gene.as_ref().unwrap(), &result["geneDecoded"]);
     // A truncated PMX: an error naming the file, shown on the page, which plays on.
     let message = result["truncatedError"].as_str().unwrap_or_default();
     assert!(message.contains("truncated.pmx"), "{message}");

@@ -6,7 +6,7 @@
 //! bones), the camera of a camera VMD becomes the scene's; bad input is refused with the
 //! file's name. Needs ../shared (SKIPPED without it).
 
-use odori_web::files::{Kind, kind_of, scene_from_files};
+use odori_web::files::{Added, Cast, Kind, kind_of, scene_from_files};
 use std::path::Path;
 
 fn read_gene(folder_style: bool) -> Option<Vec<(String, Vec<u8>)>> {
@@ -100,8 +100,13 @@ fn bad_input_is_refused_naming_the_file() {
     assert!(e.starts_with("Gene/Gene_light.pmx: PMX section"), "{e}");
     // A motion alone: no model to play it on.
     let e = scene_from_files(vec![files[1].clone()]).err().unwrap();
+    assert!(e.starts_with("no model to dance wavefile_v2.vmd"), "{e}");
+    // Nothing MMD at all.
+    let e = scene_from_files(vec![("notes.txt".into(), b"hi".to_vec())])
+        .err()
+        .unwrap();
     assert!(
-        e.contains("no model among the files given (wavefile_v2.vmd)"),
+        e.contains("no model among the files given (notes.txt)"),
         "{e}"
     );
     // A text file named .vmd.
@@ -112,4 +117,160 @@ fn bad_input_is_refused_naming_the_file() {
     assert_eq!(kind_of("a/B.PMD"), Kind::Model);
     assert_eq!(kind_of("song.Mp3"), Kind::Audio);
     assert_eq!(kind_of("t.png"), Kind::Other);
+}
+
+/// MikuMikuDance's order of work: a model first, then its motion, then a camera, each dropped
+/// on its own. Evidence: the scene after the motion drop binds the dance (the model's motion
+/// reaches the dance's last frame, 2,810 frames in wavefile_v2 — not 0 as with no motion);
+/// the camera drop gives the scene a camera and keeps the dance; a failed drop leaves the
+/// cast as it was.
+#[test]
+fn motions_dropped_later_go_to_the_model_already_there() {
+    let (Some(files), Some(cam)) = (
+        read_gene(true),
+        odori_testkit::shared("assets/wavefile/wavefile_camera.vmd"),
+    ) else {
+        return;
+    };
+    let (motion, model): (Vec<_>, Vec<_>) = files
+        .into_iter()
+        .partition(|f| kind_of(&f.0) == Kind::Motion);
+    let mut cast = Cast::new();
+    assert_eq!(cast.add(model).unwrap().0, Added::Models);
+    assert_eq!(cast.scene().0.models()[0].motion().end_frame(), 0.0);
+    assert_eq!(cast.add(motion.clone()).unwrap().0, Added::Motions);
+    let end = cast.scene().0.models()[0].motion().end_frame();
+    assert!(end > 2000.0, "{end}");
+    let e = cast
+        .add(vec![(
+            "broken.vmd".into(),
+            b"Vocaloid Motion Data 0002".to_vec(),
+        )])
+        .err()
+        .unwrap();
+    assert!(e.starts_with("broken.vmd:"), "{e}");
+    assert_eq!(cast.scene().0.models()[0].motion().end_frame(), end);
+    assert!(cast.scene().0.camera().is_none());
+    let camera = (
+        "wavefile_camera.vmd".to_string(),
+        std::fs::read(cam).unwrap(),
+    );
+    assert_eq!(cast.add(vec![camera]).unwrap().0, Added::Motions);
+    let (scene, _) = cast.scene();
+    assert!(scene.camera().is_some());
+    assert_eq!(scene.models().len(), 1);
+    assert_eq!(scene.models()[0].motion().end_frame(), end);
+}
+
+/// A zipped model as Japanese tools make them: names in Shift_JIS without the UTF-8 flag,
+/// stored and deflated entries, a `__MACOSX/` fork. The PMX is Gene_light with one texture
+/// renamed to `light\顔.png` (written back with odori-format), so that texture resolves only
+/// when the entry's Shift_JIS name is decoded as Shift_JIS: read as UTF-8 or CP437 (what
+/// zip readers do without the flag) it is not found. Evidence: every texture the PMX lists
+/// resolves and decodes, and the dance in the same zip binds.
+#[test]
+fn a_zipped_model_with_shift_jis_names_loads() {
+    let Some(files) = read_gene(true) else {
+        return;
+    };
+    let mut pmx = match odori_format::parse_any(&files[0].1).unwrap().0 {
+        odori_format::Document::Pmx(p) => p,
+        _ => panic!("Gene_light.pmx is a PMX"),
+    };
+    let face = pmx
+        .textures
+        .iter()
+        .position(|t| t.to_ascii_lowercase().ends_with("face.png"))
+        .expect("Gene names light\\face.png");
+    pmx.textures[face] = "light\\顔.png".into();
+    let mut entries: Vec<(Vec<u8>, Vec<u8>, bool)> = Vec::new();
+    let sjis = |s: &str| odori_format::sjis::encode_sjis(s);
+    for (path, bytes) in &files {
+        let path = path.replacen("Gene/", "ジーン/", 1);
+        let (path, bytes) = if path.ends_with(".pmx") {
+            (path, odori_format::pmx::write(&pmx).unwrap())
+        } else if path.to_ascii_lowercase().ends_with("light/face.png") {
+            (path.replace("face.png", "顔.png"), bytes.clone())
+        } else {
+            (path, bytes.clone())
+        };
+        let deflate = entries.len().is_multiple_of(2);
+        entries.push((sjis(&path), bytes, deflate));
+    }
+    entries.push((b"__MACOSX/._junk".to_vec(), vec![0; 10], false));
+    assert!(
+        entries.iter().any(|e| std::str::from_utf8(&e.0).is_err()),
+        "the names must hold bytes that are not UTF-8"
+    );
+    let zip = ("ジーン.zip".to_string(), zip_file(&entries));
+    let loaded = scene_from_files(vec![zip]).unwrap();
+    let models = loaded.scene.models();
+    assert_eq!(models.len(), 1);
+    let textures = models[0].asset().textures();
+    for t in &pmx.textures {
+        assert!(textures.exists(t), "{t} not found in the zip");
+        textures.load(t).unwrap();
+    }
+    assert!(models[0].motion().end_frame() > 2000.0);
+    // A damaged zip is refused by name.
+    let mut bad = zip_file(&entries);
+    bad.truncate(bad.len() / 2);
+    let e = scene_from_files(vec![("ジーン.zip".into(), bad)])
+        .err()
+        .unwrap();
+    assert!(e.starts_with("ジーン.zip:"), "{e}");
+}
+
+/// A zip archive (PKWARE APPNOTE 6.3: local headers, central directory, end record) with raw
+/// name bytes and no UTF-8 flag (bit 11 clear); `true` entries deflated, others stored.
+fn zip_file(entries: &[(Vec<u8>, Vec<u8>, bool)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data, deflate) in entries {
+        let mut crc = flate2::Crc::new();
+        crc.update(data);
+        let body = if *deflate {
+            let mut e =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap()
+        } else {
+            data.clone()
+        };
+        let method: u16 = if *deflate { 8 } else { 0 };
+        let offset = out.len() as u32;
+        let fields = |v: &mut Vec<u8>| {
+            v.extend(20u16.to_le_bytes()); // version needed
+            v.extend(0u16.to_le_bytes()); // flags: no UTF-8 bit
+            v.extend(method.to_le_bytes());
+            v.extend([0u8; 4]); // time, date
+            v.extend(crc.sum().to_le_bytes());
+            v.extend((body.len() as u32).to_le_bytes());
+            v.extend((data.len() as u32).to_le_bytes());
+            v.extend((name.len() as u16).to_le_bytes());
+            v.extend(0u16.to_le_bytes()); // extra length
+        };
+        out.extend(0x0403_4b50u32.to_le_bytes());
+        fields(&mut out);
+        out.extend(name);
+        out.extend(&body);
+        central.extend(0x0201_4b50u32.to_le_bytes());
+        central.extend(20u16.to_le_bytes()); // version made by
+        fields(&mut central);
+        central.extend([0u8; 8]); // comment length, disk, internal and external attributes
+        central.extend([0u8; 2]);
+        central.extend(offset.to_le_bytes());
+        central.extend(name);
+    }
+    let at = out.len() as u32;
+    out.extend(&central);
+    out.extend(0x0605_4b50u32.to_le_bytes());
+    out.extend([0u8; 4]); // disk numbers
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(at.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
 }

@@ -10,9 +10,10 @@ if (params.has("w")) canvas.width = +params.get("w");
 if (params.has("h")) canvas.height = +params.get("h");
 
 const state = {
-  app: null, playing: !params.has("paused"), last: null, frames: 0,
+  app: null, playing: !params.has("paused"), last: null, frames: 0, loading: false,
   audio: null, // { ctx, buffer, source, startedAt (ctx time of frame 0) }
   audioFile: null,
+  fps: { since: null, frames: 0, value: 0 }, // frames drawn over the last second
 };
 
 function showError(message) {
@@ -50,6 +51,10 @@ function stopAudio() {
 
 function tick(now) {
   const app = state.app;
+  if (state.loading) {
+    requestAnimationFrame(tick);
+    return;
+  }
   if (state.playing) {
     const a = state.audio;
     if (a && a.source) {
@@ -65,38 +70,131 @@ function tick(now) {
   if (state.frames === 1) window.odori.firstFrameMs = performance.now();
   $("timeline").value = app.position();
   $("frame").textContent = app.position().toFixed(1);
+  const fps = state.fps;
+  if (fps.since === null) fps.since = now;
+  fps.frames++;
+  if (now - fps.since >= 1000) {
+    fps.value = (fps.frames * 1000) / (now - fps.since);
+    fps.since = now;
+    fps.frames = 0;
+  }
   const t = app.stage_times();
-  $("times").textContent =
-    `pose ${t[0].toFixed(2)} physics ${t[1].toFixed(2)} deform ${t[2].toFixed(2)} draw ${t[3].toFixed(2)} ms`;
+  $("times").textContent = `${fps.value.toFixed(1)} fps · pose ${t[0].toFixed(2)} physics ${t[1].toFixed(2)}` +
+    ` deform ${t[2].toFixed(2)} draw ${t[3].toFixed(2)} ms`;
   requestAnimationFrame(tick);
+}
+
+// Who decodes PNG, JPEG, GIF and WebP textures. `?decode=browser`: the browser's own decoders
+// (createImageBitmap, off the main thread) with the pixels read back exactly through WebGL2;
+// odori decodes the rest (BMP with MMD's alpha rule, TGA, DDS, SPH/SPA) and anything the
+// browser refuses. By default odori decodes everything: in headless Chromium on SwiftShader
+// the browser's path (decode + read back) took longer than odori's wasm decoders (README).
+const BROWSER_DECODES = params.get("decode") === "browser" ? /\.(png|jpe?g|gif|webp)$/i : null;
+const AUDIO = /\.(mp3|wav|ogg|m4a|aac|flac)$/i;
+let decoder = null; // a WebGL2 context, to read decoded pixels back exactly
+
+// The file decoded by the browser (off the main thread), or null when it cannot decode it.
+async function decodeBitmap(path, file) {
+  try {
+    return await createImageBitmap(file, {
+      premultiplyAlpha: "none", colorSpaceConversion: "none", imageOrientation: "none",
+    });
+  } catch (e) {
+    console.warn(`${path}: the browser did not decode it (${e.message || e}); odori will`);
+    return null;
+  }
+}
+
+// A decoded image's RGBA8 pixels, straight alpha, top row first, as stored: WebGL's unpack
+// flags keep the bytes (a 2D canvas would premultiply and round).
+function pixelsOf(bitmap) {
+  const gl = decoder ||= new OffscreenCanvas(1, 1).getContext("webgl2");
+  if (!gl) throw new Error("no WebGL2 to read decoded images");
+  const { width: w, height: h } = bitmap;
+  const tex = gl.createTexture();
+  const fb = gl.createFramebuffer();
+  try {
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+    gl.pixelStorei(gl.UNPACK_COLORSPACE_CONVERSION_WEBGL, gl.NONE);
+    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, w, h, 0, gl.RGBA, gl.UNSIGNED_BYTE, bitmap);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fb);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    const rgba = new Uint8Array(w * h * 4);
+    gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, rgba);
+    if (gl.getError() !== gl.NO_ERROR) throw new Error("WebGL could not read the image back");
+    return { w, h, rgba };
+  } finally {
+    gl.deleteFramebuffer(fb);
+    gl.deleteTexture(tex);
+  }
+}
+
+// FNV-1a over bytes, for the tests' check that the browser's pixels are odori's.
+function fnv1a(bytes) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
 }
 
 async function loadFiles(list) {
   // list: [{ path, file }]
   $("error").hidden = true;
-  let audio = null;
   const app = state.app;
-  let n = 0;
-  for (const { path, file } of list) {
-    if (/\.(mp3|wav|ogg|m4a|aac|flac)$/i.test(path)) { audio = file; continue; }
-    app.add_file(path, new Uint8Array(await file.arrayBuffer()));
-    n++;
-  }
+  const t0 = performance.now();
+  // Drawing pauses while the files are read: every await would otherwise let a frame draw
+  // (hundreds of ms each on a software rasteriser) between two files. All files are read,
+  // and the browser's decodes run, at once.
+  state.loading = true;
   try {
-    if (n > 0) {
+    const audio = list.find(({ path }) => AUDIO.test(path));
+    const rest = list.filter(({ path }) => !AUDIO.test(path));
+    const bytesOf = async (file) => new Uint8Array(await file.arrayBuffer());
+    const read = await Promise.all(rest.map(async ({ path, file }) => {
+      const bitmap = BROWSER_DECODES && BROWSER_DECODES.test(path) ? await decodeBitmap(path, file) : null;
+      return { path, file, bitmap, bytes: bitmap ? null : await bytesOf(file) };
+    }));
+    window.odori.decodeMs = performance.now() - t0;
+    const decoded = [];
+    for (const { path, file, bitmap, bytes } of read) {
+      let pixels = null;
+      if (bitmap) {
+        try {
+          pixels = pixelsOf(bitmap);
+        } catch (e) {
+          console.warn(`${path}: ${e.message || e}; odori decodes it`);
+        } finally {
+          bitmap.close();
+        }
+      }
+      if (pixels) {
+        app.add_image(path, pixels.w, pixels.h, pixels.rgba);
+        decoded.push({ path, w: pixels.w, h: pixels.h, fnv: window.odori.hashDecoded ? fnv1a(pixels.rgba) : null });
+      } else {
+        app.add_file(path, bytes || await bytesOf(file));
+      }
+    }
+    window.odori.decoded = decoded;
+    if (read.length > 0) {
       const warnings = app.load();
+      window.odori.loadMs = performance.now() - t0;
       if (warnings.length) console.warn(warnings.join("\n"));
       window.odori.warnings = warnings;
-      state.last = null;
       if (state.audio) stopAudio();
     }
-    if (audio) await loadAudio(audio);
+    if (audio) await loadAudio(audio.file);
     syncControls();
     $("status").textContent = `${list.map((f) => f.path).join(", ")}`;
     window.odori.loads++;
     if (state.playing) startAudio();
   } catch (e) {
+    app.discard_pending();
     showError(e.message || String(e));
+  } finally {
+    state.loading = false;
+    state.last = null;
   }
 }
 
@@ -173,13 +271,17 @@ function wireControls() {
 // The hooks tests and measurements use: exact frames, paused.
 window.odori = {
   ready: false, loads: 0, lastError: null, firstFrameMs: null, warnings: [],
+  // Set by tests: hash each browser-decoded image into `decoded`, and how long a load took.
+  hashDecoded: false, decoded: [], loadMs: null, decodeMs: 0,
   seek(frame) { state.playing = false; stopAudio(); state.app.seek(frame); state.app.render(); syncControls(); },
   play() { state.playing = true; state.last = null; startAudio(); syncControls(); },
   position() { return state.app.position(); },
+  endFrame() { return state.app.end_frame(); },
   times() { return state.app.stage_times(); },
   bench(frames, physics, deform) { return state.app.bench(frames, physics, deform); },
   adapter() { return state.app.adapter(); },
   frames() { return state.frames; },
+  fps() { return state.fps.value; },
 };
 
 async function main() {

@@ -238,14 +238,14 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         #[arg(long)]
         no_edges: bool,
         /// MP4 encoder.
-        #[arg(long, value_enum, default_value_t = EncoderChoice::Auto)]
+        #[arg(long, value_parser = cmd::render::choice::<EncoderChoice>(), default_value = "auto")]
         encoder: EncoderChoice,
         /// Where vertices are skinned.
-        #[arg(long, value_enum, default_value_t = SkinningChoice::Auto)]
+        #[arg(long, value_parser = cmd::render::choice::<SkinningChoice>(), default_value = "auto")]
         skinning: SkinningChoice,
         /// Which renderer draws: wgpu on a GPU adapter (or Mesa's software one), odori's own
         /// CPU rasteriser, or `auto`: wgpu when an adapter opens, else the CPU rasteriser.
-        #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+        #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
         backend: BackendChoice,
     },
     /// Play a dance in a window, in real time, with its music. With no files, the embedded

@@ -4,15 +4,37 @@
 //! never `..`, absolute paths or drive letters — plus one fallback a folder on disk does not
 //! need: a file picker hands over files without their folders, so a name whose folders match
 //! nothing finds a file of the same base name when exactly one has it.
+//!
+//! A file may also arrive decoded already: a browser decodes PNG and JPEG in native code
+//! (`createImageBitmap`), faster than a decoder compiled to wasm.
 
 use super::path::Unresolved;
+use image::RgbaImage;
 use std::collections::HashMap;
+
+/// A file as handed over.
+#[derive(Debug)]
+enum Content {
+    /// The file's bytes and its extension as given (for formats without a signature).
+    Encoded(String, Vec<u8>),
+    /// Decoded by whoever handed it over.
+    Decoded(RgbaImage),
+}
+
+/// What a name found.
+#[derive(Debug, PartialEq)]
+pub enum Found<'a> {
+    /// A file to decode: its bytes and extension.
+    Encoded(&'a [u8], &'a str),
+    /// An image decoded already.
+    Decoded(&'a RgbaImage),
+}
 
 /// Files by their path relative to the model's folder.
 #[derive(Debug, Default)]
 pub struct FileSet {
-    /// Lower-case `a/b.png` → (the extension as given, the bytes).
-    by_path: HashMap<String, (String, Vec<u8>)>,
+    /// Lower-case `a/b.png` → the file.
+    by_path: HashMap<String, Content>,
     /// Lower-case base name → the paths that end in it.
     by_base: HashMap<String, Vec<String>>,
 }
@@ -27,12 +49,22 @@ impl FileSet {
     pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
         let Ok(key) = key(path) else { return };
         let ext = key.rsplit_once('.').map_or("", |(_, e)| e).to_string();
+        self.insert_content(key, Content::Encoded(ext, bytes));
+    }
+
+    /// Add the file at `path` decoded already (to RGBA8, straight alpha).
+    pub fn insert_decoded(&mut self, path: &str, image: RgbaImage) {
+        let Ok(key) = key(path) else { return };
+        self.insert_content(key, Content::Decoded(image));
+    }
+
+    fn insert_content(&mut self, key: String, content: Content) {
         let base = key.rsplit('/').next().unwrap_or(&key).to_string();
         let paths = self.by_base.entry(base).or_default();
         if !paths.contains(&key) {
             paths.push(key.clone());
         }
-        self.by_path.insert(key, (ext, bytes));
+        self.by_path.insert(key, content);
     }
 
     pub fn len(&self) -> usize {
@@ -43,8 +75,8 @@ impl FileSet {
         self.by_path.is_empty()
     }
 
-    /// The bytes and extension of the file `name` (a model's texture name) denotes.
-    pub fn find(&self, name: &str) -> Result<(&[u8], &str), Unresolved> {
+    /// The file `name` (a model's texture name) denotes.
+    pub fn find(&self, name: &str) -> Result<Found<'_>, Unresolved> {
         let key = key(name)?;
         let hit = self.by_path.get(&key).or_else(|| {
             let base = key.rsplit('/').next().unwrap_or(&key);
@@ -53,8 +85,11 @@ impl FileSet {
                 _ => None,
             }
         });
-        hit.map(|(ext, bytes)| (bytes.as_slice(), ext.as_str()))
-            .ok_or(Unresolved::NotFound)
+        hit.map(|content| match content {
+            Content::Encoded(ext, bytes) => Found::Encoded(bytes, ext),
+            Content::Decoded(image) => Found::Decoded(image),
+        })
+        .ok_or(Unresolved::NotFound)
     }
 }
 
@@ -84,12 +119,24 @@ mod tests {
         set.insert("a/x.png", b"ax".to_vec());
         set.insert("b/x.png", b"bx".to_vec());
         // Backslashes and any letter case, as a Windows-authored model names them.
-        assert_eq!(set.find("TEX\\face.png").unwrap(), (&b"face"[..], "png"));
-        assert_eq!(set.find("./tex/face.png").unwrap().0, b"face");
+        let bytes = |name: &str| match set.find(name) {
+            Ok(Found::Encoded(b, _)) => b.to_vec(),
+            other => panic!("{name}: {other:?}"),
+        };
+        assert_eq!(
+            set.find("TEX\\face.png").unwrap(),
+            Found::Encoded(b"face", "png")
+        );
+        assert_eq!(bytes("./tex/face.png"), b"face");
         // A picked (folder-less) file: the base name, when unique.
-        assert_eq!(set.find("other\\Face.png").unwrap().0, b"face");
+        assert_eq!(bytes("other\\Face.png"), b"face");
         assert_eq!(set.find("x.png"), Err(Unresolved::NotFound));
-        assert_eq!(set.find("b\\X.png").unwrap().0, b"bx");
+        assert_eq!(bytes("b\\X.png"), b"bx");
+        // Decoded by the browser: found the same way, by any case and separator.
+        let red = RgbaImage::from_pixel(2, 1, image::Rgba([255, 0, 0, 128]));
+        set.insert_decoded("tex/Hair.png", red.clone());
+        assert_eq!(set.find("TEX\\hair.PNG").unwrap(), Found::Decoded(&red));
+        assert_eq!(set.find("hair.png").unwrap(), Found::Decoded(&red));
         // Never outside the folder.
         assert_eq!(set.find("..\\tex\\face.png"), Err(Unresolved::Escapes));
         assert_eq!(set.find("C:\\tex\\face.png"), Err(Unresolved::Escapes));

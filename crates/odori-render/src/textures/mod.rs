@@ -46,13 +46,18 @@ impl TextureSource {
                 decode(&bytes, ext).map_err(|e| format!("{name}: {e}"))
             }
             TextureSource::Files(set) => {
-                let (bytes, ext) = set.find(name).map_err(|e| match e {
+                let found = set.find(name).map_err(|e| match e {
                     path::Unresolved::Escapes => {
                         format!("{name}: refused (outside the model's folder)")
                     }
                     path::Unresolved::NotFound => format!("{name}: not among the files given"),
                 })?;
-                decode(bytes, ext).map_err(|e| format!("{name}: {e}"))
+                match found {
+                    files::Found::Encoded(bytes, ext) => {
+                        decode(bytes, ext).map_err(|e| format!("{name}: {e}"))
+                    }
+                    files::Found::Decoded(image) => Ok(image.clone()),
+                }
             }
         }
     }

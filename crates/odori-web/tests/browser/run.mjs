@@ -1,8 +1,8 @@
 // Drives odori's web page in headless Chromium (WebGL2 on SwiftShader) for tests/browser.rs:
 //   node run.mjs URL OUT_DIR [GENE_DIR VMD] [--bench]
 // URL serves the built page. Writes into OUT_DIR: demo.png (the canvas at frame DEMO_FRAME,
-// paused), gene.png (Gene_light.pmx with its textures and wavefile_v2 loaded through the file
-// input, at frame GENE_FRAME), error.png (after a truncated PMX), and result.json with what
+// paused), gene.png (Gene_light.pmx with its textures, then wavefile_v2, loaded through the
+// file input, at frame GENE_FRAME), error.png (after a truncated PMX), and result.json with what
 // the page reported. Asserts nothing: the Rust test judges the figures.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
@@ -16,6 +16,8 @@ const GENE_FRAME = 300;
 // ODORI_WEB_SIZE=1280x720 for measurements (the Rust test compares at 640×360).
 const [W, H] = (process.env.ODORI_WEB_SIZE || "640x360").split("x").map(Number);
 const MSAA = +(process.env.ODORI_WEB_MSAA || 4);
+// ODORI_WEB_DECODE=browser: PNG/JPEG textures decoded by the browser (createImageBitmap).
+const DECODE = process.env.ODORI_WEB_DECODE ? `&decode=${process.env.ODORI_WEB_DECODE}` : "";
 const result = {};
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-web-chromium-"));
@@ -38,7 +40,7 @@ const canvasShot = (file) => page.locator("#view").screenshot({ path: path.join(
 
 try {
   const t0 = Date.now();
-  await page.goto(`${url}?w=${W}&h=${H}&backend=webgl&msaa=${MSAA}`);
+  await page.goto(`${url}?w=${W}&h=${H}&backend=webgl&msaa=${MSAA}${DECODE}`);
   await wait(() => window.odori && (window.odori.firstFrameMs !== null || window.odori.lastError));
   result.firstFrameWallMs = Date.now() - t0;
   result.firstFrameMs = await page.evaluate(() => window.odori.firstFrameMs);
@@ -55,12 +57,24 @@ try {
   result.demoTimes = await page.evaluate(() => window.odori.times());
 
   if (geneDir && geneDir !== "--bench") {
-    const files = [path.join(geneDir, "Gene_light.pmx"), vmd,
+    // The model with its textures first (the browser decodes the PNGs: hashed for the test),
+    // then the motion on its own, which goes to the model already there.
+    const files = [path.join(geneDir, "Gene_light.pmx"),
       ...fs.readdirSync(path.join(geneDir, "light")).map((f) => path.join(geneDir, "light", f))];
+    // ODORI_WEB_HASH=0 (timing the load): no hashing in the page.
+    await page.evaluate((h) => { window.odori.hashDecoded = h; }, process.env.ODORI_WEB_HASH !== "0");
     await page.setInputFiles("#files", files);
     await wait(() => window.odori.loads >= 1 || window.odori.lastError);
     result.geneError = await page.evaluate(() => window.odori.lastError);
     result.geneWarnings = await page.evaluate(() => window.odori.warnings);
+    result.geneDecoded = await page.evaluate(() => window.odori.decoded);
+    result.geneLoadMs = await page.evaluate(() => window.odori.loadMs);
+    result.geneDecodeMs = await page.evaluate(() => window.odori.decodeMs);
+    result.geneEndBefore = await page.evaluate(() => window.odori.endFrame());
+    await page.setInputFiles("#files", [vmd]);
+    await wait(() => window.odori.loads >= 2 || window.odori.lastError);
+    result.motionError = await page.evaluate(() => window.odori.lastError);
+    result.geneEndAfter = await page.evaluate(() => window.odori.endFrame());
     // Plays: the position moves on from where the load left it.
     await page.evaluate(() => window.odori.play());
     const p0 = await page.evaluate(() => window.odori.position());

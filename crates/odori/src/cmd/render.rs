@@ -4,13 +4,14 @@
 use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
+use odori_playback::choice::Choice;
 use odori_playback::output::RenderOutput;
 use odori_playback::render_job::{self as job, Note, RenderJob};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use odori_playback::render_job::Range;
+pub use odori_playback::render_job::{BackendChoice, EncoderChoice, Range, SkinningChoice};
 
 /// Output frame rates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -63,38 +64,12 @@ impl Msaa {
     }
 }
 
-/// `--encoder`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EncoderChoice {
-    /// The built-in encoder (the same as `builtin`; kept so scripts that name it work).
-    Auto,
-    /// OpenH264, in-process (needs nothing installed).
-    Builtin,
-    /// An installed ffmpeg (libx264 + AAC).
-    Ffmpeg,
-}
-
-/// `--skinning`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SkinningChoice {
-    /// GPU on a hardware adapter, CPU on a software rasteriser.
-    Auto,
-    /// odori-deform, SIMD + threads.
-    Cpu,
-    /// A compute shader.
-    Gpu,
-}
-
-/// `--backend`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BackendChoice {
-    /// wgpu when an adapter opens (a GPU, or Mesa's lavapipe/llvmpipe), else the CPU
-    /// rasteriser.
-    Auto,
-    /// wgpu only (no adapter is an error).
-    Gpu,
-    /// odori's own CPU rasteriser (needs no driver).
-    Cpu,
+/// A clap value parser for an option whose names are the playback library's ([`Choice`]),
+/// each with its help line.
+pub fn choice<T: Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = (T::VALUES.iter()).map(|&(name, _, help)| PossibleValue::new(name).help(help));
+    PossibleValuesParser::new(values).try_map(|name| T::parse(&name))
 }
 
 pub struct Args {
@@ -141,21 +116,9 @@ impl Args {
             self_shadow: self.self_shadow,
             ground_shadow: self.ground_shadow,
             edges: self.edges,
-            encoder: match self.encoder {
-                EncoderChoice::Auto => job::EncoderChoice::Auto,
-                EncoderChoice::Builtin => job::EncoderChoice::Builtin,
-                EncoderChoice::Ffmpeg => job::EncoderChoice::Ffmpeg,
-            },
-            skinning: match self.skinning {
-                SkinningChoice::Auto => job::SkinningChoice::Auto,
-                SkinningChoice::Cpu => job::SkinningChoice::Cpu,
-                SkinningChoice::Gpu => job::SkinningChoice::Gpu,
-            },
-            backend: match self.backend {
-                BackendChoice::Auto => job::BackendChoice::Auto,
-                BackendChoice::Gpu => job::BackendChoice::Gpu,
-                BackendChoice::Cpu => job::BackendChoice::Cpu,
-            },
+            encoder: self.encoder,
+            skinning: self.skinning,
+            backend: self.backend,
             verbose: self.verbose,
             names: job::OptionNames::CommandLine,
         })
