@@ -390,3 +390,27 @@ fn buffer(
         mapped_at_creation: false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::scissor;
+    use egui::{Rect, pos2};
+
+    /// Evidence: the pixel arithmetic by hand (points × 1.5, rounded, clamped to 100×50).
+    #[test]
+    fn clip_rectangles_become_scissors_in_window_pixels() {
+        let r = |x0, y0, x1, y1| Rect::from_min_max(pos2(x0, y0), pos2(x1, y1));
+        assert_eq!(
+            scissor(r(10.0, 4.0, 30.0, 20.0), (100, 50), 1.5),
+            Some([15, 6, 30, 24])
+        );
+        // Clamped to the window on every side.
+        assert_eq!(
+            scissor(r(-5.0, -5.0, 500.0, 500.0), (100, 50), 1.0),
+            Some([0, 0, 100, 50])
+        );
+        // Nothing of it on the window, or empty: no draw.
+        assert_eq!(scissor(r(120.0, 0.0, 200.0, 10.0), (100, 50), 1.0), None);
+        assert_eq!(scissor(r(5.0, 5.0, 5.0, 9.0), (100, 50), 1.0), None);
+    }
+}
