@@ -73,6 +73,10 @@ struct App {
     /// The clock was moved by hand (seek, step, jump) since the last evaluation: physics
     /// follows MMD's seek rule rather than stepping on.
     jumped: bool,
+    /// Timeline second at which the picture on screen was posed: `wait Ns` ends once a
+    /// picture posed that late is shown, however slowly frames come (a frame slower than the
+    /// wait would otherwise leave `status` reporting the picture from before it).
+    shown_at: f64,
 }
 
 /// Open the window and play until it is closed (or a script quits).
@@ -122,6 +126,7 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         selected: 0,
         bone: None,
         jumped: true,
+        shown_at: f64::NEG_INFINITY,
         options,
     };
     app.session.messages.clear();
@@ -531,7 +536,7 @@ impl App {
             return;
         }
         if let Some(t) = self.wait_until {
-            if now < t {
+            if self.shown_at < t {
                 return;
             }
             self.wait_until = None;
@@ -733,9 +738,13 @@ impl App {
             }
             None => (Vec::new(), Default::default(), 1.0),
         };
-        view.present(&paint, textures, ppp);
         times[4] = t.elapsed();
-        times[5] = frame_time;
+        if let Some((acquire, present)) = view.present(&paint, textures, ppp) {
+            times[5] = acquire;
+            times[6] = present;
+        }
+        times[7] = frame_time;
+        self.shown_at = now;
         self.stats.record(now, times, evaluate);
         for a in actions {
             self.act(a, event_loop);

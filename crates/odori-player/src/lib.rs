@@ -13,6 +13,7 @@ mod app;
 pub mod audio;
 mod fonts;
 pub mod orbit;
+mod painter;
 mod panel;
 pub mod pick;
 pub mod script;

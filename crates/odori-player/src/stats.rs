@@ -4,18 +4,23 @@
 
 use std::time::Duration;
 
-/// The stages of a displayed frame.
-pub const STAGES: [&str; 6] = ["pose", "physics", "skinning", "draw", "present", "frame"];
+/// The stages of a displayed frame: `panels` is egui laying out and tessellating (CPU),
+/// `acquire` waiting for a surface image, `present` submitting the window's pass and handing
+/// the image over (on a software WSI this waits for the rasteriser to finish the frame and
+/// copies it to the X server), `frame` the time between frames.
+pub const STAGES: [&str; 8] = [
+    "pose", "physics", "skinning", "draw", "panels", "acquire", "present", "frame",
+];
 
 /// One frame's times per stage, in [`STAGES`] order.
-pub type FrameTimes = [Duration; 6];
+pub type FrameTimes = [Duration; 8];
 
 #[derive(Debug, Default)]
 pub struct Stats {
     /// Smoothed milliseconds per stage (shown).
-    pub smooth_ms: [f64; 6],
+    pub smooth_ms: [f64; 8],
     /// Sums since measuring began, and the frames they cover.
-    sums: [Duration; 6],
+    sums: [Duration; 8],
     counted: u64,
     /// Frames shown in the current second, and the last complete second's count.
     window_frames: u32,

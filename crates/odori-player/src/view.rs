@@ -2,11 +2,13 @@
 //! that puts its frame on the surface, and egui's painter for the panels on top.
 
 use crate::Options;
+use crate::painter::Painter;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
 use odori_render::blit::Blit;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use winit::window::Window;
 
 pub struct View {
@@ -17,7 +19,8 @@ pub struct View {
     /// `AnyRenderer`, which its frames draw into.
     pub renderer: AnyRenderer,
     blit: Blit,
-    pub egui: egui_wgpu::Renderer,
+    /// egui's panels (odori's own painter: see `painter.rs` for why).
+    panels: Painter,
     /// Adapter name and backend, for the panel.
     pub adapter: String,
     /// MSAA and shadow-map size asked for (kept for a renderer made anew).
@@ -98,15 +101,14 @@ impl View {
         let r = wgpu_of(&renderer);
         let mut blit = Blit::new(&r.gpu.device, format);
         blit.set_source(&r.gpu.device, r.color_view());
-        let egui =
-            egui_wgpu::Renderer::new(&r.gpu.device, format, egui_wgpu::RendererOptions::default());
+        let panels = Painter::new(&r.gpu.device, format);
         Ok(View {
             window,
             surface,
             config,
             renderer,
             blit,
-            egui,
+            panels,
             adapter: adapter_name,
             quality,
         })
@@ -142,18 +144,17 @@ impl View {
         (self.config.width, self.config.height)
     }
 
-    /// Put the renderer's last frame and egui's `paint` on the window. False when the surface
+    /// Put the renderer's last frame and egui's `paint` on the window; the time spent
+    /// acquiring the surface image and submitting and presenting it. None when the surface
     /// could not be drawn this time (minimised, being resized).
     pub fn present(
         &mut self,
         paint: &[egui::ClippedPrimitive],
         mut textures: egui::TexturesDelta,
         pixels_per_point: f32,
-    ) -> bool {
+    ) -> Option<(Duration, Duration)> {
         let shown = self.draw(paint, &textures, pixels_per_point);
-        for id in &textures.free {
-            self.egui.free_texture(id);
-        }
+        self.panels.free_textures(&textures);
         // Every delta was applied above (egui checks that none is dropped unapplied).
         textures.clear();
         shown
@@ -164,34 +165,28 @@ impl View {
         paint: &[egui::ClippedPrimitive],
         textures: &egui::TexturesDelta,
         pixels_per_point: f32,
-    ) -> bool {
+    ) -> Option<(Duration, Duration)> {
         let device = &wgpu_of(&self.renderer).gpu.device;
         let queue = &wgpu_of(&self.renderer).gpu.queue;
-        for (id, deltas) in &textures.set {
-            for delta in deltas {
-                self.egui.update_texture(device, queue, *id, delta);
-            }
-        }
+        self.panels.update_textures(device, queue, textures);
+        let acquiring = Instant::now();
         let texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(device, &self.config);
-                return false;
+                return None;
             }
-            _ => return false,
+            _ => return None,
         };
+        let acquire = acquiring.elapsed();
         let target = texture.texture.create_view(&Default::default());
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [self.config.width, self.config.height],
-            pixels_per_point,
-        };
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("window"),
         });
-        let extra = self
-            .egui
-            .update_buffers(device, queue, &mut encoder, paint, &screen);
+        let size = (self.config.width, self.config.height);
+        self.panels
+            .prepare(device, queue, paint, size, pixels_per_point);
         {
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -212,11 +207,12 @@ impl View {
                 })
                 .forget_lifetime();
             self.blit.draw(&mut pass);
-            self.egui.render(&mut pass, paint, &screen);
+            self.panels.render(&mut pass);
         }
-        queue.submit(extra.into_iter().chain([encoder.finish()]));
+        let presenting = Instant::now();
+        queue.submit([encoder.finish()]);
         queue.present(texture);
-        true
+        Some((acquire, presenting.elapsed()))
     }
 }
 
