@@ -27,6 +27,11 @@ const W = 1280;
 const H = 720;
 const FPS_WARMUP_MS = 2000;
 const FPS_MS = 5000;
+// `node run.mjs --table OUT_DIR/result.json`: print a saved run's table again.
+if (webDir === "--table") {
+  printTable(JSON.parse(fs.readFileSync(assetsDir)));
+  process.exit(0);
+}
 fs.mkdirSync(out, { recursive: true });
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
@@ -55,7 +60,7 @@ const context = await chromium.launchPersistentContext(profile, {
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--enable-unsafe-swiftshader"],
 });
-const result = { browser: context.browser()?.version() ?? null, rounds: [], log: [] };
+const result = { browser: context.browser()?.version() ?? null, rounds: ROUNDS, log: [] };
 const figures = {}; // name → [values]
 const add = (name, v) => (figures[name] ||= []).push(v);
 
@@ -152,29 +157,38 @@ fs.rmSync(profile, { recursive: true, force: true });
 result.figures = figures;
 fs.writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 1));
 
-const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const show = (name, unit) => {
-  const v = figures[name];
-  if (!v) return "—";
-  const f = unit === "fps" ? (x) => x.toFixed(1) : (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`);
-  return `${f(median(v))} (${f(Math.min(...v))}–${f(Math.max(...v))}${unit === "fps" ? " fps" : ""})`;
-};
-const rows = [
-  ["pose", "babylon pose", "odori pose", "µs", 1 / 5],
-  ["pose + physics", "babylon pose+physics", "odori pose+physics", "µs", 1 / 1.5],
-  ["pose + physics + CPU skinning", null, "odori pose+physics+skinning", "µs"],
-  [`playing and drawing ${W}×${H} MSAA 4, fps`, "babylon render msaa4", "odori render msaa4", "fps", 1],
-  [`playing and drawing ${W}×${H} MSAA 1, fps`, "babylon render msaa1", "odori render msaa1", "fps", 1],
-];
-console.log(`Chromium ${result.browser}, ${ROUNDS} rounds, frames 1..${FRAMES}; median (min–max) of ${ROUNDS * REPEATS} bench calls or ${ROUNDS} fps runs`);
-console.log(`| work | babylon-mmd 1.3 WASM | odori | odori ÷ babylon (target) |`);
-console.log(`| --- | --- | --- | --- |`);
-for (const [work, b, o, unit, target] of rows) {
-  const ratio = b && figures[b] && figures[o]
-    ? `${(median(figures[o]) / median(figures[b])).toFixed(2)} (${unit === "fps" ? "≥" : "≤"} ${target.toFixed(2)})`
-    : "—";
-  console.log(`| ${work} | ${b ? show(b, unit) : "—"} | ${show(o, unit)} | ${ratio} |`);
-}
+printTable(result);
 if (result.failure) console.log(`FAILED: ${result.failure}`);
 if (result.log.length) console.log(`page errors:\n${result.log.slice(0, 20).join("\n")}`);
 process.exitCode = result.failure ? 1 : 0;
+
+function printTable({ browser, rounds, figures }) {
+  // Best (min) and median per figure: on a loaded machine other processes only ever add time,
+  // so the best of several is the code's own speed and the median what a user might see.
+  const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+  const best = (v, unit) => (unit === "fps" ? Math.max(...v) : Math.min(...v));
+  const show = (name, unit) => {
+    const v = figures[name];
+    if (!v) return "—";
+    const f = unit === "fps" ? (x) => x.toFixed(1) : (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`);
+    return `${f(best(v, unit))} / ${f(median(v))}${unit === "fps" ? " fps" : ""}`;
+  };
+  const rows = [
+    ["pose", "babylon pose", "odori pose", "µs", 1 / 5],
+    ["pose + physics", "babylon pose+physics", "odori pose+physics", "µs", 1 / 1.5],
+    ["pose + physics + CPU skinning", null, "odori pose+physics+skinning", "µs"],
+    [`playing and drawing ${W}×${H} MSAA 4`, "babylon render msaa4", "odori render msaa4", "fps", 1],
+    [`playing and drawing ${W}×${H} MSAA 1`, "babylon render msaa1", "odori render msaa1", "fps", 1],
+  ];
+  console.log(`Chromium ${browser}, ${rounds} rounds, frames 1..${FRAMES}; best / median of ${rounds * REPEATS} bench calls (${rounds} fps runs)`);
+  console.log(`| work | babylon-mmd 1.3 WASM | odori | odori ÷ babylon, best / median (target) |`);
+  console.log(`| --- | --- | --- | --- |`);
+  for (const [work, b, o, unit, target] of rows) {
+    const vb = b && figures[b];
+    const vo = figures[o];
+    const ratio = vb && vo
+      ? `${(best(vo, unit) / best(vb, unit)).toFixed(2)} / ${(median(vo) / median(vb)).toFixed(2)} (${unit === "fps" ? "≥" : "≤"} ${target.toFixed(2)})`
+      : "—";
+    console.log(`| ${work} | ${b ? show(b, unit) : "—"} | ${show(o, unit)} | ${ratio} |`);
+  }
+}
