@@ -3,7 +3,8 @@
 //! `shim/wasm/` and the C functions of `src/wasm_libc.rs`). No system Bullet: the source
 //! comes from the crates.io package `rubullet-sys` (see `build/source.rs`).
 //!
-//! Bullet is always optimised (`-O2`, `NDEBUG`) whatever the Cargo profile: the test and dev
+//! Bullet is always optimised (`-O2`, `NDEBUG`; for wasm32 `-O3`, SIMD128 and the post-MVP
+//! features, see `configure`) whatever the Cargo profile: the test and dev
 //! profiles would otherwise give a workspace crate's C++ `-O0`, ten times slower. Single
 //! precision, as MMD's Bullet. `ODORI_NO_BULLET=1` builds without physics (`odori_no_bullet`
 //! cfg: `PhysicsWorld::new` then says physics is unavailable).
@@ -110,6 +111,18 @@ fn configure(src: &Path, wasm: bool) -> cc::Build {
             .flag("-fno-rtti")
             .flag("-fno-threadsafe-statics")
             .include("shim/wasm");
+        // Speed in the browser, the same bits: clang 14 targets the wasm MVP by default, so
+        // without these Bullet gets no SIMD128 (the Rust side has it: build.sh,
+        // tests/wasm.rs), float-to-int conversions guarded by range-check branches, and
+        // memset/memcpy as calls into Rust's byte loops rather than `memory.fill`/`copy`.
+        // -O3 vectorises the solver's loops. None of this changes a float result: no
+        // fast-math, and wasm has no fused multiply-add to contract into
+        // (tests/wasm.rs holds the build bit-identical to native).
+        b.opt_level(3)
+            .flag("-msimd128")
+            .flag("-mnontrapping-fptoint")
+            .flag("-msign-ext")
+            .flag("-mbulk-memory");
         if std::env::var_os("AR_wasm32_unknown_unknown").is_none()
             && std::env::var_os("AR").is_none()
         {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build odori's web page: the wasm module (release, wasm32-unknown-unknown, simd128), its
-# wasm-bindgen glue, and www/, into one folder any static server can serve.
+# Build odori's web page: the wasm module (wasm32-unknown-unknown, simd128, the workspace's
+# `web` profile: release with fat LTO), its wasm-bindgen glue, and www/, into one folder any
+# static server can serve.
 #
 #   crates/odori-web/build.sh [OUT]      # OUT defaults to target/web
 #   python3 -m http.server -d target/web 8000   # then open http://localhost:8000
@@ -12,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/target/web}
-# The physics wasm test builds in the same folder, sharing Bullet's compiled objects.
+# The physics wasm test builds in the same folder (its release profile beside this one).
 target_dir=${ODORI_WASM_TARGET_DIR:-$root/target/wasm}
 tools=$root/target/tools
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3 }' "$root/Cargo.lock")
@@ -27,9 +28,9 @@ fi
 cd "$root"
 env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
-    cargo build --release --target wasm32-unknown-unknown -p odori-web --target-dir "$target_dir"
+    cargo build --profile web --target wasm32-unknown-unknown -p odori-web --target-dir "$target_dir"
 mkdir -p "$out"
 "$bindgen" --target web --no-typescript --out-dir "$out" \
-    "$target_dir/wasm32-unknown-unknown/release/odori_web.wasm"
+    "$target_dir/wasm32-unknown-unknown/web/odori_web.wasm"
 cp "$root"/crates/odori-web/www/* "$out/"
 echo "built $out ($(du -h "$out/odori_web_bg.wasm" | cut -f1) wasm)" >&2

@@ -1,0 +1,194 @@
+// Measurement harness, not product, and not a test (nothing here passes or fails): times
+// babylon-mmd 1.3's WASM runtime (babylon.html) and odori's page (target/web) on the same
+// work, Gene_light.pmx × wavefile_v2.vmd, in one headless Chromium with the flags of
+// tests/browser/run.mjs (WebGL2 on SwiftShader), alternating the two runtimes round by round.
+//   node run.mjs WEB_DIR ASSETS_DIR OUT_DIR [ROUNDS]
+// WEB_DIR: odori's built page (build.sh); ASSETS_DIR: ../shared/assets (read where it is,
+// never copied). Serves WEB_DIR at /web/, this folder at /bench/ and ASSETS_DIR at /assets/
+// from a local port. Prints a table; writes OUT_DIR/result.json (every figure) and a
+// screenshot of each runtime's canvas while playing.
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const [webDir, assetsDir, out, roundsArg] = process.argv.slice(2);
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = +(roundsArg || 3);
+const FRAMES = 600; // frames 1..600, as App::bench
+const REPEATS = 3; // bench calls per page
+// Untimed bench calls first, for this long: V8 compiles wasm with its baseline compiler and
+// optimises hot functions later, in the background (slowly on a loaded machine); playback
+// runs for minutes, so the optimised code is the one to time, on both sides.
+const WARMUP_MS = 2000;
+const W = 1280;
+const H = 720;
+const FPS_WARMUP_MS = 2000;
+const FPS_MS = 5000;
+// `node run.mjs --table OUT_DIR/result.json`: print a saved run's table again.
+if (webDir === "--table") {
+  printTable(JSON.parse(fs.readFileSync(assetsDir)));
+  process.exit(0);
+}
+fs.mkdirSync(out, { recursive: true });
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
+  ".css": "text/css", ".png": "image/png", ".json": "application/json" };
+const roots = { web: webDir, bench: benchDir, assets: assetsDir };
+const server = http.createServer((req, res) => {
+  const [, top, ...rest] = decodeURIComponent(req.url.split("?")[0]).split("/");
+  const root = roots[top];
+  const file = root && path.join(root, rest.join("/") || "index.html");
+  if (!file || rest.includes("..") || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const base = `http://127.0.0.1:${server.address().port}`;
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-bench-chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  viewport: { width: 1400, height: 1000 },
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--enable-unsafe-swiftshader"],
+});
+const result = { browser: context.browser()?.version() ?? null, rounds: ROUNDS, log: [] };
+const figures = {}; // name → [values]
+const add = (name, v) => (figures[name] ||= []).push(v);
+
+async function open(url) {
+  const page = await context.newPage();
+  page.on("console", (m) => m.type() === "error" && result.log.push(`${url}: ${m.text()}`));
+  page.on("pageerror", (e) => result.log.push(`${url}: pageerror ${e.message}`));
+  await page.goto(url);
+  return page;
+}
+const wait = (page, fn, arg) => page.waitForFunction(fn, arg, { timeout: 180000, polling: 100 });
+
+// Frames drawn per second while playing: after a warm-up, animation frames counted over FPS_MS.
+async function fps(page, frames) {
+  await page.waitForTimeout(FPS_WARMUP_MS);
+  const f0 = await page.evaluate(frames);
+  const t0 = Date.now();
+  await page.waitForTimeout(FPS_MS);
+  return ((await page.evaluate(frames)) - f0) / ((Date.now() - t0) / 1000);
+}
+
+async function babylon(round, mode, msaa, work) {
+  const page = await open(`${base}/bench/babylon.html?mode=${mode}&w=${W}&h=${H}&msaa=${msaa}`);
+  await wait(page, () => window.bmmd && (window.bmmd.ready || window.bmmd.error));
+  const error = await page.evaluate(() => window.bmmd.error);
+  if (error) throw new Error(`babylon-mmd harness: ${error}`);
+  if (work) {
+    await page.evaluate(([n, ms]) => { const t = performance.now(); while (performance.now() - t < ms) window.bmmd.bench(n); }, [FRAMES, WARMUP_MS]);
+    for (let i = 0; i < REPEATS; i++) add(`babylon ${work}`, await page.evaluate((n) => window.bmmd.bench(n), FRAMES));
+    result.babylonBenchFrame = await page.evaluate(() => window.bmmd.benchFrame);
+  }
+  if (mode === "physics") {
+    await page.evaluate(() => window.bmmd.play());
+    add(`babylon render msaa${msaa}`, await fps(page, () => window.bmmd.frames));
+    if (round === 0) await page.locator("#view").screenshot({ path: path.join(out, `babylon_msaa${msaa}.png`) });
+  }
+  await page.close();
+}
+
+async function odori(round, msaa, bench) {
+  const page = await open(`${base}/web/?w=${W}&h=${H}&backend=webgl&msaa=${msaa}`);
+  await wait(page, () => window.odori && (window.odori.ready || window.odori.lastError));
+  const start = await page.evaluate(() => window.odori.lastError);
+  if (start) throw new Error(`odori page: ${start}`);
+  const gene = path.join(assetsDir, "gene");
+  await page.setInputFiles("#files", [path.join(gene, "Gene_light.pmx"),
+    path.join(assetsDir, "wavefile", "wavefile_v2.vmd"),
+    ...fs.readdirSync(path.join(gene, "light")).map((f) => path.join(gene, "light", f))]);
+  await wait(page, () => window.odori.loads >= 1 || window.odori.lastError);
+  const load = await page.evaluate(() => window.odori.lastError);
+  if (load) throw new Error(`odori page, loading Gene: ${load}`);
+  if (bench) {
+    for (const [work, physics, deform] of [["pose", false, false], ["pose+physics", true, false],
+      ["pose+physics+skinning", true, true]]) {
+      await page.evaluate(([n, p, d, ms]) => {
+        const t = performance.now();
+        while (performance.now() - t < ms) window.odori.bench(n, p, d);
+      }, [FRAMES, physics, deform, WARMUP_MS]);
+      for (let i = 0; i < REPEATS; i++) {
+        add(`odori ${work}`, await page.evaluate(([n, p, d]) => window.odori.bench(n, p, d), [FRAMES, physics, deform]));
+      }
+    }
+  }
+  await page.evaluate(() => { window.odori.seek(0); window.odori.play(); });
+  add(`odori render msaa${msaa}`, await fps(page, () => window.odori.frames()));
+  result.odoriStageTimes = await page.evaluate(() => window.odori.times());
+  if (round === 0) await page.locator("#view").screenshot({ path: path.join(out, `odori_msaa${msaa}.png`) });
+  await page.close();
+}
+
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    // A then B, then B then A: neither runtime always runs on the warmer machine.
+    const steps = [
+      () => babylon(round, "pose", 4, "pose"),
+      () => babylon(round, "physics", 4, "pose+physics"),
+      () => babylon(round, "physics", 1, null),
+      () => odori(round, 4, true),
+      () => odori(round, 1, false),
+    ];
+    let order = round % 2 === 0 ? steps : [...steps.slice(3), ...steps.slice(0, 3)];
+    // ODORI_BENCH_ONLY=babylon or =odori: one side alone (to try the harness).
+    const only = process.env.ODORI_BENCH_ONLY;
+    if (only) order = only === "babylon" ? steps.slice(0, 3) : steps.slice(3);
+    for (const step of order) await step();
+    process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+} catch (e) {
+  result.failure = String((e && e.stack) || e);
+}
+await context.close();
+server.close();
+fs.rmSync(profile, { recursive: true, force: true });
+result.figures = figures;
+fs.writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 1));
+
+printTable(result);
+if (result.failure) console.log(`FAILED: ${result.failure}`);
+if (result.log.length) console.log(`page errors:\n${result.log.slice(0, 20).join("\n")}`);
+process.exitCode = result.failure ? 1 : 0;
+
+function printTable({ browser, rounds, figures }) {
+  // Best (min) and median per figure: on a loaded machine other processes only ever add time,
+  // so the best of several is the code's own speed and the median what a user might see.
+  const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+  const best = (v, unit) => (unit === "fps" ? Math.max(...v) : Math.min(...v));
+  const show = (name, unit) => {
+    const v = figures[name];
+    if (!v) return "—";
+    const f = unit === "fps" ? (x) => x.toFixed(1) : (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`);
+    return `${f(best(v, unit))} / ${f(median(v))}${unit === "fps" ? " fps" : ""}`;
+  };
+  const rows = [
+    ["pose", "babylon pose", "odori pose", "µs", 1 / 5],
+    ["pose + physics", "babylon pose+physics", "odori pose+physics", "µs", 1 / 1.5],
+    ["pose + physics + CPU skinning", null, "odori pose+physics+skinning", "µs"],
+    [`playing and drawing ${W}×${H} MSAA 4`, "babylon render msaa4", "odori render msaa4", "fps", 1],
+    [`playing and drawing ${W}×${H} MSAA 1`, "babylon render msaa1", "odori render msaa1", "fps", 1],
+  ];
+  console.log(`Chromium ${browser}, ${rounds} rounds, frames 1..${FRAMES}; best / median of ${rounds * REPEATS} bench calls (${rounds} fps runs)`);
+  console.log(`| work | babylon-mmd 1.3 WASM | odori | odori ÷ babylon, best / median (target) |`);
+  console.log(`| --- | --- | --- | --- |`);
+  for (const [work, b, o, unit, target] of rows) {
+    const vb = b && figures[b];
+    const vo = figures[o];
+    const ratio = vb && vo
+      ? `${(best(vo, unit) / best(vb, unit)).toFixed(2)} / ${(median(vo) / median(vb)).toFixed(2)} (${unit === "fps" ? "≥" : "≤"} ${target.toFixed(2)})`
+      : "—";
+    console.log(`| ${work} | ${b ? show(b, unit) : "—"} | ${show(o, unit)} | ${ratio} |`);
+  }
+}
