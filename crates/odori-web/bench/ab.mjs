@@ -3,42 +3,19 @@
 // and warmed up first), so a loaded machine's noise falls on both alike. Prints min and median
 // per build and work. For checking that a change to the wasm build is faster.
 //   node ab.mjs WEB_DIR_A WEB_DIR_B ASSETS_DIR [ROUNDS]
-import { chromium } from "playwright-core";
-import fs from "node:fs";
-import http from "node:http";
-import os from "node:os";
-import path from "node:path";
+import { geneFiles, launch, serve } from "./harness.mjs";
 
 const [dirA, dirB, assetsDir, roundsArg] = process.argv.slice(2);
 const ROUNDS = +(roundsArg || 15);
 const FRAMES = 600;
 const roots = { a: dirA, b: dirB, assets: assetsDir };
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-const server = http.createServer((req, res) => {
-  const [, top, ...rest] = decodeURIComponent(req.url.split("?")[0]).split("/");
-  const file = roots[top] && path.join(roots[top], rest.join("/") || "index.html");
-  if (!file || rest.includes("..") || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-ab-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium", headless: true, viewport: { width: 1000, height: 700 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--enable-unsafe-swiftshader"],
-});
-const gene = path.join(assetsDir, "gene");
-const files = [path.join(gene, "Gene_light.pmx"), path.join(assetsDir, "wavefile", "wavefile_v2.vmd"),
-  ...fs.readdirSync(path.join(gene, "light")).map((f) => path.join(gene, "light", f))];
+const server = await serve(roots);
+const browser = await launch();
+const files = geneFiles(assetsDir);
 const pages = {};
 for (const side of ["a", "b"]) {
-  const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/${side}/?w=320&h=180&backend=webgl&msaa=1&paused`);
+  const page = await browser.context.newPage();
+  await page.goto(`${server.base}/${side}/?w=320&h=180&backend=webgl&msaa=1&paused`);
   await page.waitForFunction(() => window.odori && window.odori.ready, null, { timeout: 180000 });
   await page.setInputFiles("#files", files);
   await page.waitForFunction(() => window.odori.loads >= 1, null, { timeout: 180000 });
@@ -54,9 +31,8 @@ for (let r = -2; r < ROUNDS; r++) {
     }
   }
 }
-await context.close();
+await browser.close();
 server.close();
-fs.rmSync(profile, { recursive: true, force: true });
 const median = (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)];
 console.log(`${ROUNDS} alternated rounds, frames 1..${FRAMES}, µs a frame: min / median`);
 for (const [work, t] of Object.entries(times)) {

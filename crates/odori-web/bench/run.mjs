@@ -7,12 +7,10 @@
 // never copied). Serves WEB_DIR at /web/, this folder at /bench/ and ASSETS_DIR at /assets/
 // from a local port. Prints a table; writes OUT_DIR/result.json (every figure) and a
 // screenshot of each runtime's canvas while playing.
-import { chromium } from "playwright-core";
 import fs from "node:fs";
-import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { geneFiles, launch, serve } from "./harness.mjs";
 
 const [webDir, assetsDir, out, roundsArg] = process.argv.slice(2);
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -34,32 +32,10 @@ if (webDir === "--table") {
 }
 fs.mkdirSync(out, { recursive: true });
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
-  ".css": "text/css", ".png": "image/png", ".json": "application/json" };
-const roots = { web: webDir, bench: benchDir, assets: assetsDir };
-const server = http.createServer((req, res) => {
-  const [, top, ...rest] = decodeURIComponent(req.url.split("?")[0]).split("/");
-  const root = roots[top];
-  const file = root && path.join(root, rest.join("/") || "index.html");
-  if (!file || rest.includes("..") || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = `http://127.0.0.1:${server.address().port}`;
-
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-bench-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  viewport: { width: 1400, height: 1000 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--enable-unsafe-swiftshader"],
-});
+const server = await serve({ web: webDir, bench: benchDir, assets: assetsDir });
+const base = server.base;
+const browser = await launch({ width: 1400, height: 1000 });
+const context = browser.context;
 const result = { browser: context.browser()?.version() ?? null, rounds: ROUNDS, log: [] };
 const figures = {}; // name → [values]
 const add = (name, v) => (figures[name] ||= []).push(v);
@@ -105,10 +81,7 @@ async function odori(round, msaa, bench) {
   await wait(page, () => window.odori && (window.odori.ready || window.odori.lastError));
   const start = await page.evaluate(() => window.odori.lastError);
   if (start) throw new Error(`odori page: ${start}`);
-  const gene = path.join(assetsDir, "gene");
-  await page.setInputFiles("#files", [path.join(gene, "Gene_light.pmx"),
-    path.join(assetsDir, "wavefile", "wavefile_v2.vmd"),
-    ...fs.readdirSync(path.join(gene, "light")).map((f) => path.join(gene, "light", f))]);
+  await page.setInputFiles("#files", geneFiles(assetsDir));
   await wait(page, () => window.odori.loads >= 1 || window.odori.lastError);
   const load = await page.evaluate(() => window.odori.lastError);
   if (load) throw new Error(`odori page, loading Gene: ${load}`);
@@ -151,9 +124,8 @@ try {
 } catch (e) {
   result.failure = String((e && e.stack) || e);
 }
-await context.close();
+await browser.close();
 server.close();
-fs.rmSync(profile, { recursive: true, force: true });
 result.figures = figures;
 fs.writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 1));
 
