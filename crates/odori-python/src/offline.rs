@@ -8,10 +8,7 @@ use crate::python::{Model, Motion, err};
 use odori_playback::bake_job;
 use odori_playback::choice::Choice;
 use odori_playback::load::ModelInput;
-use odori_playback::render_job::{
-    BackendChoice, EncoderChoice, Note, OptionNames, Range, RenderJob, SkinningChoice, parse_range,
-    parse_size,
-};
+use odori_playback::render_job::{Note, OptionNames, Range, RenderJob, parse_range, parse_size};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
