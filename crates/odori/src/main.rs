@@ -13,6 +13,7 @@ mod stdout;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use cmd::render::{BackendChoice, EncoderChoice, Fps, Msaa, Range, SkinningChoice};
+use odori_playback::render_job::{OptionNames, RenderJob};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -437,15 +438,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             skinning,
             backend,
         } => {
-            return cmd::render::run(cmd::render::Args {
-                files,
+            return cmd::render::run(RenderJob {
+                models: odori_playback::load::split_files(&files)?,
                 camera,
                 audio,
                 output,
                 size,
-                fps,
+                fps: fps.get(),
                 range,
-                msaa,
+                msaa: msaa.map(Msaa::get),
                 fast,
                 physics: !no_physics,
                 settle,
@@ -456,6 +457,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 skinning,
                 backend,
                 verbose,
+                names: OptionNames::CommandLine,
             });
         }
         Command::Play {

@@ -72,59 +72,6 @@ pub fn choice<T: Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
     PossibleValuesParser::new(values).try_map(|name| T::parse(&name))
 }
 
-pub struct Args {
-    /// Each model (PMX/PMD) followed by its motions; none: the embedded demo.
-    pub files: Vec<PathBuf>,
-    pub camera: Option<PathBuf>,
-    pub audio: Option<PathBuf>,
-    pub output: PathBuf,
-    pub size: (u32, u32),
-    pub fps: Fps,
-    pub range: Option<Range>,
-    pub msaa: Option<Msaa>,
-    /// Speed over quality: MSAA 1 (unless `msaa` is given) and a 1024-texel shadow map.
-    pub fast: bool,
-    pub physics: bool,
-    /// Seconds of settling at the start (`None`: the player's default); 0 turns the settled
-    /// start and the pre-roll off.
-    pub settle: Option<f32>,
-    pub self_shadow: bool,
-    pub ground_shadow: bool,
-    pub edges: bool,
-    pub encoder: EncoderChoice,
-    pub skinning: SkinningChoice,
-    pub backend: BackendChoice,
-    /// List every unmatched motion track.
-    pub verbose: bool,
-}
-
-impl Args {
-    /// The playback library's render job: the same options, which it checks and runs.
-    fn job(self) -> Result<RenderJob> {
-        Ok(RenderJob {
-            models: odori_playback::load::split_files(&self.files)?,
-            camera: self.camera,
-            audio: self.audio,
-            output: self.output,
-            size: self.size,
-            fps: self.fps.get(),
-            range: self.range,
-            msaa: self.msaa.map(Msaa::get),
-            fast: self.fast,
-            physics: self.physics,
-            settle: self.settle,
-            self_shadow: self.self_shadow,
-            ground_shadow: self.ground_shadow,
-            edges: self.edges,
-            encoder: self.encoder,
-            skinning: self.skinning,
-            backend: self.backend,
-            verbose: self.verbose,
-            names: job::OptionNames::CommandLine,
-        })
-    }
-}
-
 /// `--size WIDTHxHEIGHT` (clap's value parser: a bad size stops argument parsing).
 pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
     job::parse_size(s)
@@ -157,10 +104,11 @@ fn catch_ctrl_c(part: Option<PathBuf>) {
     }
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
-    let output_path = args.output.clone();
-    let verbose = args.verbose;
-    let job = args.job()?;
+/// Run `job` (the command line's options, `names` [`job::OptionNames::CommandLine`]) with a
+/// progress bar, keeping what is done on Ctrl-C.
+pub fn run(job: RenderJob) -> Result<ExitCode> {
+    let output_path = job.output.clone();
+    let verbose = job.verbose;
     let prepared = job.prepare(&mut |note| match note {
         Note::Warning(w) => eprintln!("warning: {w}"),
         Note::Note(n) => eprintln!("note: {n}"),
