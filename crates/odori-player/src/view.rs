@@ -5,7 +5,7 @@ use crate::Options;
 use crate::painter::Painter;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
-use odori_render::blit::Blit;
+use odori_render::blit::{self, Blit};
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,32 +64,19 @@ impl View {
         .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
         let sample_counts = Gpu::sample_counts(&adapter);
         let adapter_name = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
-        let caps = surface.get_capabilities(&adapter);
-        // A surface that stores values as they are (no sRGB encoding) when there is one.
-        let format = (caps.formats.iter().copied())
-            .find(|f| !f.is_srgb())
-            .or(caps.formats.first().copied())
-            .ok_or("the window's surface offers no format")?;
         let size = window.inner_size();
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: if vsync {
-                wgpu::PresentMode::AutoVsync
-            } else {
-                wgpu::PresentMode::AutoNoVsync
-            },
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
-            color_space: wgpu::SurfaceColorSpace::Auto,
+        let present_mode = if vsync {
+            wgpu::PresentMode::AutoVsync
+        } else {
+            wgpu::PresentMode::AutoNoVsync
         };
+        let config = blit::surface_config(
+            &surface.get_capabilities(&adapter),
+            (size.width, size.height),
+            present_mode,
+        )
+        .ok_or("the window's surface offers no format")?;
+        let format = config.format;
         surface.configure(&device, &config);
         let gpu = Gpu {
             device,
@@ -170,15 +157,7 @@ impl View {
         let queue = &wgpu_of(&self.renderer).gpu.queue;
         self.panels.update_textures(device, queue, textures);
         let acquiring = Instant::now();
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(device, &self.config);
-                return None;
-            }
-            _ => return None,
-        };
+        let texture = blit::next_image(&self.surface, device, &self.config)?;
         let acquire = acquiring.elapsed();
         let target = texture.texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -188,25 +167,7 @@ impl View {
         self.panels
             .prepare(device, queue, paint, size, pixels_per_point);
         {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("window"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &target,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                })
-                .forget_lifetime();
-            self.blit.draw(&mut pass);
+            let mut pass = self.blit.pass(&mut encoder, &target);
             self.panels.render(&mut pass);
         }
         let presenting = Instant::now();

@@ -82,4 +82,77 @@ impl Blit {
             pass.draw(0..3, 0..1);
         }
     }
+
+    /// A pass onto `target` (a surface image) cleared to white with the frame drawn in it;
+    /// the caller may draw more on top (a window's panels) before dropping it.
+    pub fn pass(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+    ) -> wgpu::RenderPass<'static> {
+        let mut pass = encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("blit"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            })
+            .forget_lifetime();
+        self.draw(&mut pass);
+        pass
+    }
+}
+
+/// How a surface is set up to show the renderer's frames: a format that stores values as
+/// they are (no sRGB encoding) when the surface has one, since the blit writes the frame's
+/// values unchanged (or decodes them for an sRGB-only surface); the surface's first alpha
+/// mode. `None`: the surface offers no format.
+pub fn surface_config(
+    caps: &wgpu::SurfaceCapabilities,
+    (width, height): (u32, u32),
+    present_mode: wgpu::PresentMode,
+) -> Option<wgpu::SurfaceConfiguration> {
+    let format = (caps.formats.iter().copied())
+        .find(|f| !f.is_srgb())
+        .or(caps.formats.first().copied())?;
+    Some(wgpu::SurfaceConfiguration {
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        format,
+        width: width.max(1),
+        height: height.max(1),
+        present_mode,
+        desired_maximum_frame_latency: 2,
+        alpha_mode: (caps.alpha_modes.first().copied()).unwrap_or(wgpu::CompositeAlphaMode::Auto),
+        view_formats: vec![],
+        color_space: wgpu::SurfaceColorSpace::Auto,
+    })
+}
+
+/// The surface's next image; `None` when there is none this time (minimised, being resized),
+/// after configuring the surface anew when it was outdated or lost.
+pub fn next_image(
+    surface: &wgpu::Surface<'_>,
+    device: &wgpu::Device,
+    config: &wgpu::SurfaceConfiguration,
+) -> Option<wgpu::SurfaceTexture> {
+    match surface.get_current_texture() {
+        wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => {
+            Some(t)
+        }
+        wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            surface.configure(device, config);
+            None
+        }
+        _ => None,
+    }
 }

@@ -4,7 +4,7 @@
 
 use odori_playback::render::renderer_for;
 use odori_playback::{Frame, Scene};
-use odori_render::blit::Blit;
+use odori_render::blit::{self, Blit};
 use odori_render::camera::CameraPose;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer};
 use web_sys::HtmlCanvasElement;
@@ -61,26 +61,13 @@ pub async fn open(
         .await
         .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
     let sample_counts = Gpu::sample_counts(&adapter);
-    let caps = surface.get_capabilities(&adapter);
-    let format = (caps.formats.iter().copied())
-        .find(|f| !f.is_srgb())
-        .or(caps.formats.first().copied())
-        .ok_or("the canvas offers no format")?;
-    let config = wgpu::SurfaceConfiguration {
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-        format,
-        width,
-        height,
-        present_mode: wgpu::PresentMode::AutoVsync,
-        desired_maximum_frame_latency: 2,
-        alpha_mode: caps
-            .alpha_modes
-            .first()
-            .copied()
-            .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-        view_formats: vec![],
-        color_space: wgpu::SurfaceColorSpace::Auto,
-    };
+    let config = blit::surface_config(
+        &surface.get_capabilities(&adapter),
+        (width, height),
+        wgpu::PresentMode::AutoVsync,
+    )
+    .ok_or("the canvas offers no format")?;
+    let format = config.format;
     surface.configure(&device, &config);
     let adapter_name = format!(
         "{} ({:?}, samples {:?})",
@@ -133,38 +120,14 @@ impl Canvas {
         };
         r.draw(&view);
         let device = &r.gpu.device;
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(device, &self.config);
-                return;
-            }
-            _ => return,
+        let Some(texture) = blit::next_image(&self.surface, device, &self.config) else {
+            return;
         };
         let target = texture.texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("canvas"),
         });
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("canvas"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            self.blit.draw(&mut pass);
-        }
+        drop(self.blit.pass(&mut encoder, &target));
         r.gpu.queue.submit([encoder.finish()]);
         r.gpu.queue.present(texture);
     }
