@@ -148,6 +148,14 @@ fn frame_of(s: &std::collections::HashMap<String, String>) -> f64 {
 
 /// The offline renderer's frame `frame` of `scene` at the window's size: a fresh player with
 /// the window's options (physics restarted settled where a seek lands, as MMD does).
+/// A scene of `model` dancing `motion` (as the window makes it when both are dropped).
+fn dancer(model: &Path, motion: &Path) -> Scene {
+    let mut scene = Scene::new();
+    let asset = Arc::new(odori_playback::ModelAsset::load(model).unwrap());
+    scene.add_model_files(asset, &[MotionFile::read(motion).unwrap().0]);
+    scene
+}
+
 fn offline_frame(scene: Scene, frame: f64) -> Option<image::RgbaImage> {
     let camera = scene.framing_camera(W as f32 / H as f32);
     offline_frame_from(scene, frame, camera)
@@ -280,10 +288,7 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
     );
     assert_eq!(frame_of(&s[2]), 300.0);
 
-    let mut scene = Scene::new();
-    let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
-    scene.add_model_files(asset, &[MotionFile::read(&motion).unwrap().0]);
-    let Some(reference) = offline_frame(scene, 300.0) else {
+    let Some(reference) = offline_frame(dancer(&model, &motion), 300.0) else {
         return;
     };
     assert_same("gene-300", &dir.join("shot300.png"), &reference, &dir);
@@ -355,10 +360,7 @@ fn morph_slider_and_bone_pick_show_on_the_picture() {
 
     let vmd = dir.join("morph.vmd");
     morph_vmd(&vmd, morph, 1.0);
-    let mut scene = Scene::new();
-    let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
-    scene.add_model_files(asset, &[MotionFile::read(&vmd).unwrap().0]);
-    let Some(reference) = offline_frame(scene, 0.0) else {
+    let Some(reference) = offline_frame(dancer(&model, &vmd), 0.0) else {
         return;
     };
     assert_same("gene-morph", &dir.join("morph.png"), &reference, &dir);
