@@ -15,18 +15,26 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ray_poses.py"
 sys.path.insert(0, str(EXAMPLE.parent))
 
 
-def test_ray_example_matches_single_process(tmp_path):
-    ray = pytest.importorskip("ray")
-    import ray_poses
-
+def linked_folders(tmp_path, motion_files):
+    """The example's input folders under tmp_path: models/ with Gene_light.pmx and
+    miku_v2.pmd, motions/ with `motion_files` (paths under ../shared/assets), as links."""
     models = tmp_path / "models"
     motions = tmp_path / "motions"
     models.mkdir()
     motions.mkdir()
     for rel in ["gene/Gene_light.pmx", "miku_v2/miku_v2.pmd"]:
         (models / Path(rel).name).symlink_to(shared(rel))
-    for rel in ["wavefile/wavefile_v2.vmd", "gene/motion/stand.vmd", "gene/motion/01_happy.vmd"]:
+    for rel in motion_files:
         (motions / Path(rel).name).symlink_to(shared(rel))
+    return models, motions
+
+
+def test_ray_example_matches_single_process(tmp_path):
+    ray = pytest.importorskip("ray")
+    import ray_poses
+
+    models, motions = linked_folders(
+        tmp_path, ["wavefile/wavefile_v2.vmd", "gene/motion/stand.vmd", "gene/motion/01_happy.vmd"])
     out = tmp_path / "out"
     run = subprocess.run(
         [sys.executable, str(EXAMPLE), str(models), str(motions), str(out), "--workers", "2", "--no-progress"],
@@ -61,14 +69,8 @@ def test_ray_example_renders_one_mp4_per_pair(tmp_path):
     pytest.importorskip("ray")
     from conftest import mp4_video_track
 
-    models = tmp_path / "models"
-    motions = tmp_path / "motions"
-    models.mkdir()
-    motions.mkdir()
-    for rel in ["gene/Gene_light.pmx", "miku_v2/miku_v2.pmd"]:
-        (models / Path(rel).name).symlink_to(shared(rel))
-    for rel in ["wavefile/wavefile_v2.vmd", "gene/motion/01_happy.vmd"]:
-        (motions / Path(rel).name).symlink_to(shared(rel))
+    models, motions = linked_folders(
+        tmp_path, ["wavefile/wavefile_v2.vmd", "gene/motion/01_happy.vmd"])
     out = tmp_path / "out"
     run = subprocess.run(
         [sys.executable, str(EXAMPLE), str(models), str(motions), str(out), "--workers", "2",
