@@ -48,6 +48,13 @@ impl MotionFile {
             MotionFile::Vpd(_) => None,
         }
     }
+
+    /// A camera motion: a VMD with camera keys and no bone or morph keys. Dropped on a
+    /// player, it becomes the scene's camera rather than a dance for a model.
+    pub fn is_camera_only(&self) -> bool {
+        self.vmd()
+            .is_some_and(|v| v.bones.is_empty() && v.morphs.is_empty() && !v.cameras.is_empty())
+    }
 }
 
 /// Read a camera (and light) motion: a VMD.

@@ -125,10 +125,7 @@ impl Session {
             "vmd" | "vpd" => {
                 let (motion, warnings) = MotionFile::read(path).map_err(|e| e.to_string())?;
                 self.messages.extend(warnings);
-                let camera_only = motion.vmd().is_some_and(|v| {
-                    v.bones.is_empty() && v.morphs.is_empty() && !v.cameras.is_empty()
-                });
-                if camera_only {
+                if motion.is_camera_only() {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
                 let last = self.entries.len().checked_sub(1);

@@ -209,15 +209,14 @@ fn read_motions(
     for (path, bytes) in files.iter().filter(|f| kind_of(&f.0) == Kind::Motion) {
         let (doc, diagnostics) = parse(path, bytes)?;
         warnings.extend(diagnostics.iter().map(|d| format!("{path}: {d}")));
-        match doc {
-            Document::Vmd(v)
-                if v.bones.is_empty() && v.morphs.is_empty() && !v.cameras.is_empty() =>
-            {
-                camera = Some(v)
-            }
-            Document::Vmd(v) => motions.push(MotionFile::Vmd(v)),
-            Document::Vpd(v) => motions.push(MotionFile::Vpd(v)),
+        let motion = match doc {
+            Document::Vmd(v) => MotionFile::Vmd(v),
+            Document::Vpd(v) => MotionFile::Vpd(v),
             _ => return Err(format!("{path}: not a motion (VMD or VPD)")),
+        };
+        match motion {
+            MotionFile::Vmd(v) if motion.is_camera_only() => camera = Some(v),
+            other => motions.push(other),
         }
     }
     Ok((motions, camera))
