@@ -89,14 +89,13 @@ impl Cast {
     pub fn add_with_images(
         &mut self,
         files: Vec<(String, Vec<u8>)>,
-        images: Vec<(String, RgbaImage)>,
+        mut images: Vec<(String, RgbaImage)>,
     ) -> Result<(Added, Vec<String>), String> {
         let mut files = expand_zips(files)?;
         files.sort_by(|a, b| a.0.cmp(&b.0));
         let mut warnings = Vec::new();
         let (motions, camera) = read_motions(&files, &mut warnings)?;
         let has_model = files.iter().any(|f| kind_of(&f.0) == Kind::Model);
-        let mut images = images;
         if !has_model {
             if motions.is_empty() && camera.is_none() {
                 let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
