@@ -26,6 +26,8 @@ pub struct Stats {
     window_frames: u32,
     window_start: f64,
     pub fps: f64,
+    /// The fewest frames shown in one whole second since measuring began ("sustained").
+    slowest_second: Option<f64>,
     /// Timeline second when measuring began (the first second is skipped: warm-up).
     measure_from: Option<f64>,
     measured_seconds: f64,
@@ -43,6 +45,13 @@ impl Stats {
         self.window_frames += 1;
         if now - self.window_start >= 1.0 {
             self.fps = self.window_frames as f64 / (now - self.window_start);
+            if self
+                .measure_from
+                .is_some_and(|from| self.window_start >= from)
+            {
+                let low = self.slowest_second.get_or_insert(self.fps);
+                *low = low.min(self.fps);
+            }
             self.window_frames = 0;
             self.window_start = now;
         }
@@ -68,12 +77,48 @@ impl Stats {
         let stages: Vec<String> = (STAGES.iter().zip(self.sums))
             .map(|(name, d)| format!("{name} {:.2} ms", d.as_secs_f64() * 1e3 / n))
             .collect();
+        let slowest = match self.slowest_second {
+            Some(f) => format!(" (slowest second {f:.1})"),
+            None => String::new(),
+        };
         format!(
-            "timing: {} frames in {:.1} s after the first second, {:.1} fps; per frame: {}",
+            "timing: {} frames in {:.1} s after the first second, {:.1} fps{slowest}; per frame: {}",
             self.counted,
             self.measured_seconds,
             n / self.measured_seconds,
             stages.join(", ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames at 30 fps, one second at 20 fps, then 30 again: the summary names the slow
+    /// second, and the first (warm-up) second, however slow, is not counted.
+    #[test]
+    fn the_slowest_whole_second_is_reported() {
+        let mut s = Stats::default();
+        let mut t = 0.0;
+        let mut run = |s: &mut Stats, fps: f64, seconds: f64| {
+            let end = t + seconds;
+            while t < end - 1e-9 {
+                s.record(t, FrameTimes::default(), true);
+                t += 1.0 / fps;
+            }
+        };
+        run(&mut s, 5.0, 1.0);
+        run(&mut s, 30.0, 3.0);
+        run(&mut s, 20.0, 1.0);
+        run(&mut s, 30.0, 3.0);
+        let line = s.summary();
+        let slowest: f64 = line
+            .split("slowest second ")
+            .nth(1)
+            .and_then(|r| r.split(')').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no slowest second in {line:?}"));
+        assert!((19.0..=21.5).contains(&slowest), "{line}");
     }
 }

@@ -6,6 +6,7 @@ use crate::painter::Painter;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
 use odori_render::blit::{self, Blit};
+use odori_render::target::ColorOrder;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,8 +24,9 @@ pub struct View {
     panels: Painter,
     /// Adapter name and backend, for the panel.
     pub adapter: String,
-    /// MSAA and shadow-map size asked for (kept for a renderer made anew).
-    quality: (u32, u32),
+    /// MSAA, shadow-map size and byte order (the surface's, so the frame is copied onto
+    /// it) asked for, kept for a renderer made anew.
+    quality: Quality,
 }
 
 impl View {
@@ -32,7 +34,6 @@ impl View {
     /// `scene` at the window's size.
     pub fn new(window: Arc<Window>, scene: &Scene, options: &Options) -> Result<View, String> {
         let vsync = options.vsync;
-        let quality = (options.msaa, options.shadow_map_size);
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
         if wgpu::Backends::from_env().is_none() {
             // Vulkan (lavapipe without a GPU) first, as the offline renderer does.
@@ -84,11 +85,23 @@ impl View {
             info,
             sample_counts,
         };
+        let quality = Quality {
+            msaa: options.msaa,
+            shadow_map_size: options.shadow_map_size,
+            color_order: blit::frame_order(&config),
+        };
         let renderer = new_renderer(scene, gpu, config.width, config.height, quality);
         let r = wgpu_of(&renderer);
         let mut blit = Blit::new(&r.gpu.device, format);
-        blit.set_source(&r.gpu.device, r.color_view());
+        blit.set_source(&r.gpu.device, r.color_texture());
         let panels = Painter::new(&r.gpu.device, format);
+        // How the frame reaches the window, said with the adapter (the log, the panel).
+        let route = if blit.copies() {
+            "copied onto"
+        } else {
+            "drawn onto"
+        };
+        let adapter_name = format!("{adapter_name}; frame {route} a {format:?} surface");
         Ok(View {
             window,
             surface,
@@ -107,7 +120,7 @@ impl View {
         let (w, h) = (self.config.width, self.config.height);
         self.renderer = new_renderer(scene, gpu, w, h, self.quality);
         let r = wgpu_of(&self.renderer);
-        self.blit.set_source(&r.gpu.device, r.color_view());
+        self.blit.set_source(&r.gpu.device, r.color_texture());
     }
 
     /// Follow the window's new size.
@@ -124,7 +137,7 @@ impl View {
             r.resize(width, height);
         }
         let r = wgpu_of(&self.renderer);
-        self.blit.set_source(&r.gpu.device, r.color_view());
+        self.blit.set_source(&r.gpu.device, r.color_texture());
     }
 
     pub fn size(&self) -> (u32, u32) {
@@ -159,7 +172,6 @@ impl View {
         let acquiring = Instant::now();
         let texture = blit::next_image(&self.surface, device, &self.config)?;
         let acquire = acquiring.elapsed();
-        let target = texture.texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("window"),
         });
@@ -167,7 +179,7 @@ impl View {
         self.panels
             .prepare(device, queue, paint, size, pixels_per_point);
         {
-            let mut pass = self.blit.pass(&mut encoder, &target);
+            let mut pass = self.blit.pass(&mut encoder, &texture.texture);
             self.panels.render(&mut pass);
         }
         let presenting = Instant::now();
@@ -184,21 +196,24 @@ pub fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
         .expect("the window's renderer is made from a GPU device")
 }
 
-fn new_renderer(
-    scene: &Scene,
-    gpu: Gpu,
-    width: u32,
-    height: u32,
-    (msaa, shadow_map_size): (u32, u32),
-) -> AnyRenderer {
+/// What the window's renderer is made with besides its size.
+#[derive(Clone, Copy)]
+struct Quality {
+    msaa: u32,
+    shadow_map_size: u32,
+    color_order: ColorOrder,
+}
+
+fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32, q: Quality) -> AnyRenderer {
     renderer_for(
         scene,
         Device::Gpu(gpu),
         RenderOptions {
             width,
             height,
-            msaa,
-            shadow_map_size,
+            msaa: q.msaa,
+            shadow_map_size: q.shadow_map_size,
+            color_order: q.color_order,
             // One frame in flight is enough: it is read back only for screenshots.
             slots: 1,
             ..RenderOptions::default()

@@ -1,12 +1,21 @@
-//! Drawing the renderer's offscreen frame onto a presentable surface (a window's, a web
-//! page's canvas), see `shaders/blit.wgsl`: the renderer draws offscreen (MSAA, a fixed
-//! colour format), and a surface's format is whatever the platform offers.
+//! Putting the renderer's offscreen frame on a presentable surface (a window's, a web
+//! page's canvas). The renderer draws offscreen (MSAA, readable for screenshots), and a
+//! surface's format is whatever the platform offers. When the frame is in the surface's
+//! format (see [`frame_order`]) it is copied as it is; otherwise it is drawn through
+//! `shaders/blit.wgsl`. A software rasteriser pays for every pixel a shader writes: at
+//! 1280×720 lavapipe took 4–5 ms for the draw, the copy a fraction of that.
 
-/// The pipeline and the bind group for the renderer's current colour target.
+use crate::target::ColorOrder;
+
+/// How the renderer's current frame reaches the surface: the pipeline and bind group that
+/// draw it, and the frame's texture to copy when its format is the surface's.
 pub struct Blit {
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     group: Option<wgpu::BindGroup>,
+    surface_format: wgpu::TextureFormat,
+    /// Set when the frame can be copied (same format as the surface).
+    copy_from: Option<wgpu::Texture>,
 }
 
 impl Blit {
@@ -59,19 +68,29 @@ impl Blit {
             pipeline,
             layout,
             group: None,
+            surface_format,
+            copy_from: None,
         }
     }
 
     /// Point at the renderer's colour target (after it was made or resized).
-    pub fn set_source(&mut self, device: &wgpu::Device, view: &wgpu::TextureView) {
+    pub fn set_source(&mut self, device: &wgpu::Device, frame: &wgpu::Texture) {
+        let view = frame.create_view(&Default::default());
+        // Drawing stays possible: a frame whose size lags the surface's (mid-resize) is drawn.
         self.group = Some(device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("blit"),
             layout: &self.layout,
             entries: &[wgpu::BindGroupEntry {
                 binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
+                resource: wgpu::BindingResource::TextureView(&view),
             }],
         }));
+        self.copy_from = (frame.format() == self.surface_format).then(|| frame.clone());
+    }
+
+    /// Whether the current frame goes onto the surface by copy (else by the shader).
+    pub fn copies(&self) -> bool {
+        self.copy_from.is_some()
     }
 
     /// Draw the frame into `pass` (which covers the surface).
@@ -83,22 +102,36 @@ impl Blit {
         }
     }
 
-    /// A pass onto `target` (a surface image) cleared to white with the frame drawn in it;
-    /// the caller may draw more on top (a window's panels) before dropping it.
+    /// A pass onto `target` (a surface image, configured by [`surface_config`]) holding the
+    /// frame, copied or drawn over white; the caller may draw more on top (a window's panels)
+    /// before dropping it.
     pub fn pass(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
+        target: &wgpu::Texture,
     ) -> wgpu::RenderPass<'static> {
+        let copy = (self.copy_from.as_ref()).filter(|f| f.size() == target.size());
+        if let Some(frame) = copy {
+            encoder.copy_texture_to_texture(
+                frame.as_image_copy(),
+                target.as_image_copy(),
+                target.size(),
+            );
+        }
+        let view = target.create_view(&Default::default());
         let mut pass = encoder
             .begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("blit"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
+                    view: &view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        load: if copy.is_some() {
+                            wgpu::LoadOp::Load
+                        } else {
+                            wgpu::LoadOp::Clear(wgpu::Color::WHITE)
+                        },
                         store: wgpu::StoreOp::Store,
                     },
                 })],
@@ -108,25 +141,33 @@ impl Blit {
                 multiview_mask: None,
             })
             .forget_lifetime();
-        self.draw(&mut pass);
+        if copy.is_none() {
+            self.draw(&mut pass);
+        }
         pass
     }
 }
 
 /// How a surface is set up to show the renderer's frames: a format that stores values as
-/// they are (no sRGB encoding) when the surface has one, since the blit writes the frame's
-/// values unchanged (or decodes them for an sRGB-only surface); the surface's first alpha
-/// mode. `None`: the surface offers no format.
+/// they are (no sRGB encoding) when the surface has one, since the frame's values go on it
+/// unchanged (or decoded, through the shader, for an sRGB-only surface), RGBA8 or BGRA8
+/// first, which the renderer can draw in for a copy; copy-writable when the surface allows;
+/// the surface's first alpha mode. `None`: the surface offers no format.
 pub fn surface_config(
     caps: &wgpu::SurfaceCapabilities,
     (width, height): (u32, u32),
     present_mode: wgpu::PresentMode,
 ) -> Option<wgpu::SurfaceConfiguration> {
-    let format = (caps.formats.iter().copied())
-        .find(|f| !f.is_srgb())
-        .or(caps.formats.first().copied())?;
+    let formats = || caps.formats.iter().copied();
+    let format = (formats().find(|&f| ColorOrder::of_format(f).is_some()))
+        .or(formats().find(|f| !f.is_srgb()))
+        .or(formats().next())?;
+    let mut usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+    if caps.usages.contains(wgpu::TextureUsages::COPY_DST) {
+        usage |= wgpu::TextureUsages::COPY_DST;
+    }
     Some(wgpu::SurfaceConfiguration {
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        usage,
         format,
         width: width.max(1),
         height: height.max(1),
@@ -136,6 +177,16 @@ pub fn surface_config(
         view_formats: vec![],
         color_space: wgpu::SurfaceColorSpace::Auto,
     })
+}
+
+/// The byte order a renderer should draw in for `config`'s surface: the surface's own when
+/// the frame can be copied onto it ([`Blit`] then copies), else RGBA (drawn through the
+/// shader).
+pub fn frame_order(config: &wgpu::SurfaceConfiguration) -> ColorOrder {
+    match ColorOrder::of_format(config.format) {
+        Some(order) if config.usage.contains(wgpu::TextureUsages::COPY_DST) => order,
+        _ => ColorOrder::Rgba,
+    }
 }
 
 /// The surface's next image; `None` when there is none this time (minimised, being resized),

@@ -2,7 +2,7 @@
 //! inverted-hull edges and light-space depth (`shaders/mmd.wgsl`), ground shadow
 //! (`shaders/ground.wgsl`); both modules start with `shaders/frame.wgsl`.
 
-use crate::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use crate::target::DEPTH_FORMAT;
 
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
@@ -20,7 +20,11 @@ pub struct Pipelines {
     pub model_double: wgpu::RenderPipeline,
     pub edge: wgpu::RenderPipeline,
     pub ground: wgpu::RenderPipeline,
-    pub shadow: wgpu::RenderPipeline,
+    /// Light-space depth, culled as the material is in the model pass (MikuMikuDance
+    /// keeps a material's cull state for its shadow-buffer draw: full.fx's `ZplotTec` sets
+    /// none of its own): back faces culled, and for double-sided materials none.
+    pub shadow_culled: wgpu::RenderPipeline,
+    pub shadow_double: wgpu::RenderPipeline,
 }
 
 fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 2] {
@@ -43,7 +47,7 @@ fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 2] {
 }
 
 impl Pipelines {
-    pub fn new(device: &wgpu::Device, samples: u32) -> Pipelines {
+    pub fn new(device: &wgpu::Device, samples: u32, color: wgpu::TextureFormat) -> Pipelines {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("mmd.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
@@ -150,7 +154,7 @@ impl Pipelines {
         let ground_layout = layout(&[&frame_layout, &shadow_layout]);
         let buffers = vertex_layouts().map(Some);
         let blend = Some(wgpu::ColorTargetState {
-            format: COLOR_FORMAT,
+            format: color,
             blend: Some(wgpu::BlendState {
                 color: wgpu::BlendComponent {
                     src_factor: wgpu::BlendFactor::SrcAlpha,
@@ -260,25 +264,30 @@ impl Pipelines {
             multiview_mask: None,
             cache: None,
         });
-        let shadow = pipeline(
-            "self-shadow depth",
-            &frame_only,
-            "vs_shadow",
-            None,
-            None,
-            wgpu::DepthStencilState {
-                format: SHADOW_FORMAT,
-                depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: Default::default(),
-                bias: wgpu::DepthBiasState {
-                    constant: 2,
-                    slope_scale: 2.0,
-                    clamp: 0.0,
-                },
+        let light_depth = wgpu::DepthStencilState {
+            format: SHADOW_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::LessEqual),
+            stencil: Default::default(),
+            bias: wgpu::DepthBiasState {
+                constant: 2,
+                slope_scale: 2.0,
+                clamp: 0.0,
             },
-            wgpu::MultisampleState::default(),
-        );
+        };
+        let shadow = |label, cull| {
+            pipeline(
+                label,
+                &frame_only,
+                "vs_shadow",
+                None,
+                cull,
+                light_depth.clone(),
+                wgpu::MultisampleState::default(),
+            )
+        };
+        let shadow_culled = shadow("light depth", Some(wgpu::Face::Back));
+        let shadow_double = shadow("light depth double-sided", None);
         Pipelines {
             frame_layout,
             material_layout,
@@ -287,7 +296,8 @@ impl Pipelines {
             model_double,
             edge,
             ground,
-            shadow,
+            shadow_culled,
+            shadow_double,
         }
     }
 }

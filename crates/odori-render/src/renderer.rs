@@ -10,7 +10,7 @@ use crate::materials::{self, Materials};
 use crate::model::RenderModel;
 use crate::pipelines::Pipelines;
 use crate::shadows::{depth_map, ground_area, light_view_proj, lights_ground};
-use crate::target::Target;
+use crate::target::{ColorOrder, Target};
 use crate::textures::TextureSource;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
@@ -36,6 +36,8 @@ pub struct RenderOptions {
     pub shadow_map_size: u32,
     /// Frames in flight (readback buffers).
     pub slots: usize,
+    /// Byte order of the frame on the GPU (reads are RGBA either way); see [`ColorOrder`].
+    pub color_order: ColorOrder,
 }
 
 impl Default for RenderOptions {
@@ -51,6 +53,7 @@ impl Default for RenderOptions {
             ground_color: [0.0, 0.0, 0.0, 0.35],
             shadow_map_size: 0,
             slots: 3,
+            color_order: ColorOrder::Rgba,
         }
     }
 }
@@ -208,8 +211,9 @@ impl Renderer {
             options.height,
             options.msaa,
             options.slots,
+            options.color_order,
         );
-        let pipelines = Pipelines::new(device, target.samples);
+        let pipelines = Pipelines::new(device, target.samples, options.color_order.format());
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame"),
             size: std::mem::size_of::<FrameUniform>() as u64,
@@ -497,7 +501,6 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.pipelines.shadow);
         pass.set_bind_group(0, &self.frame_group, &[]);
         for m in &self.models {
             pass.set_vertex_buffer(0, m.deformed.slice(..));
@@ -505,6 +508,11 @@ impl Renderer {
             pass.set_index_buffer(m.indices.slice(..), wgpu::IndexFormat::Uint32);
             for (i, d) in m.model.materials.iter().enumerate() {
                 if casts(m, i) && !d.indices.is_empty() {
+                    pass.set_pipeline(if d.double_sided {
+                        &self.pipelines.shadow_double
+                    } else {
+                        &self.pipelines.shadow_culled
+                    });
                     pass.draw_indexed(d.indices.clone(), 0, 0..1);
                 }
             }
@@ -515,6 +523,12 @@ impl Renderer {
     /// for a window player to draw on its surface. Replaced by [`Renderer::resize`].
     pub fn color_view(&self) -> &wgpu::TextureView {
         self.target.resolved_view()
+    }
+
+    /// The texture behind [`Renderer::color_view`] (in [`RenderOptions::color_order`]), for
+    /// a window that copies the frame onto its surface.
+    pub fn color_texture(&self) -> &wgpu::Texture {
+        self.target.resolved()
     }
 
     /// Change the output size (a window resized): the colour, depth and readback targets are
@@ -533,6 +547,7 @@ impl Renderer {
             height,
             self.target.samples,
             self.options.slots,
+            self.options.color_order,
         );
     }
 

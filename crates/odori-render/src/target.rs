@@ -3,12 +3,41 @@
 //! be read while the next one renders.
 
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+/// Byte order of the frame on the GPU. Reads ([`crate::Renderer::read`]) always give RGBA.
+/// BGRA is for a window whose surface is BGRA (Vulkan on X11 and Windows offer only BGRA):
+/// the frame is then copied onto the surface as it is instead of drawn through a shader,
+/// which cost lavapipe 4–5 ms of a 40 ms frame at 1280×720. The CPU rasteriser ignores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorOrder {
+    #[default]
+    Rgba,
+    Bgra,
+}
+
+impl ColorOrder {
+    /// The frame's texture format (values stored as they are: MMD shades in gamma space).
+    pub fn format(self) -> wgpu::TextureFormat {
+        match self {
+            ColorOrder::Rgba => COLOR_FORMAT,
+            ColorOrder::Bgra => wgpu::TextureFormat::Bgra8Unorm,
+        }
+    }
+
+    /// The order whose format is `format`, if any: a surface the frame can be copied onto.
+    pub fn of_format(format: wgpu::TextureFormat) -> Option<ColorOrder> {
+        [ColorOrder::Rgba, ColorOrder::Bgra]
+            .into_iter()
+            .find(|o| o.format() == format)
+    }
+}
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 pub struct Target {
     pub width: u32,
     pub height: u32,
     pub samples: u32,
+    order: ColorOrder,
     /// Multisampled colour (absent when `samples == 1`: draw straight into `resolved`).
     msaa: Option<wgpu::TextureView>,
     resolved: wgpu::Texture,
@@ -29,6 +58,7 @@ impl Target {
         height: u32,
         samples: u32,
         slots: usize,
+        order: ColorOrder,
     ) -> Target {
         let samples = adapter_samples
             .iter()
@@ -56,7 +86,7 @@ impl Target {
         let msaa = (samples > 1).then(|| {
             tex(
                 "msaa colour",
-                COLOR_FORMAT,
+                order.format(),
                 samples,
                 wgpu::TextureUsages::RENDER_ATTACHMENT,
             )
@@ -64,9 +94,9 @@ impl Target {
         });
         let resolved = tex(
             "colour",
-            COLOR_FORMAT,
+            order.format(),
             1,
-            // Sampled too: a window player draws it onto its surface.
+            // Sampled or copied from: a window player puts it on its surface.
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
                 | wgpu::TextureUsages::TEXTURE_BINDING,
@@ -95,6 +125,7 @@ impl Target {
             width,
             height,
             samples,
+            order,
             msaa,
             resolved,
             resolved_view,
@@ -107,6 +138,15 @@ impl Target {
     /// The resolved (single-sample) colour of the last frame rendered.
     pub fn resolved_view(&self) -> &wgpu::TextureView {
         &self.resolved_view
+    }
+
+    /// The resolved colour texture itself (to copy from).
+    pub fn resolved(&self) -> &wgpu::Texture {
+        &self.resolved
+    }
+
+    pub fn order(&self) -> ColorOrder {
+        self.order
     }
 
     pub fn slots(&self) -> usize {
@@ -155,7 +195,8 @@ impl Target {
         );
     }
 
-    /// Wait for slot `slot`'s copy and write its pixels, tightly packed RGBA8, into `out`.
+    /// Wait for slot `slot`'s copy and write its pixels, tightly packed RGBA8 (whatever the
+    /// order on the GPU), into `out`.
     pub fn read_slot(&self, device: &wgpu::Device, slot: usize, out: &mut Vec<u8>) {
         let buffer = &self.readback[slot];
         let slice = buffer.slice(..);
@@ -171,6 +212,11 @@ impl Target {
             for (y, dst) in out.chunks_exact_mut(row).enumerate() {
                 let start = y * self.padded_row as usize;
                 dst.copy_from_slice(&data[start..start + row]);
+                if self.order == ColorOrder::Bgra {
+                    for px in dst.chunks_exact_mut(4) {
+                        px.swap(0, 2);
+                    }
+                }
             }
             drop(data);
             buffer.unmap();

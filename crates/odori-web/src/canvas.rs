@@ -6,6 +6,7 @@ use odori_playback::render::renderer_for;
 use odori_playback::{Frame, Scene};
 use odori_render::blit::{self, Blit};
 use odori_render::camera::CameraPose;
+use odori_render::target::ColorOrder;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer};
 use web_sys::HtmlCanvasElement;
 
@@ -79,10 +80,11 @@ pub async fn open(
         info,
         sample_counts,
     };
-    let renderer = new_renderer(scene, gpu, width, height, msaa);
+    let order = blit::frame_order(&config);
+    let renderer = new_renderer(scene, gpu, width, height, msaa, order);
     let r = wgpu_of(&renderer);
     let mut blit = Blit::new(&r.gpu.device, format);
-    blit.set_source(&r.gpu.device, r.color_view());
+    blit.set_source(&r.gpu.device, r.color_texture());
     Ok(Canvas {
         surface,
         config,
@@ -96,10 +98,14 @@ impl Canvas {
     /// A renderer for a new scene (files dropped), on the same device.
     pub fn replace_scene(&mut self, scene: &Scene) {
         let gpu = wgpu_of(&self.renderer).gpu.clone();
-        let msaa = self.renderer.options().msaa;
-        self.renderer = new_renderer(scene, gpu, self.config.width, self.config.height, msaa);
+        let (msaa, order) = (
+            self.renderer.options().msaa,
+            self.renderer.options().color_order,
+        );
+        let (w, h) = (self.config.width, self.config.height);
+        self.renderer = new_renderer(scene, gpu, w, h, msaa, order);
         let r = wgpu_of(&self.renderer);
-        self.blit.set_source(&r.gpu.device, r.color_view());
+        self.blit.set_source(&r.gpu.device, r.color_texture());
     }
 
     /// Warnings from building the renderer (textures that could not be decoded).
@@ -123,11 +129,10 @@ impl Canvas {
         let Some(texture) = blit::next_image(&self.surface, device, &self.config) else {
             return;
         };
-        let target = texture.texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("canvas"),
         });
-        drop(self.blit.pass(&mut encoder, &target));
+        drop(self.blit.pass(&mut encoder, &texture.texture));
         r.gpu.queue.submit([encoder.finish()]);
         r.gpu.queue.present(texture);
     }
@@ -140,7 +145,14 @@ fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
         .expect("the page's renderer is made from a GPU device")
 }
 
-fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32, msaa: u32) -> AnyRenderer {
+fn new_renderer(
+    scene: &Scene,
+    gpu: Gpu,
+    width: u32,
+    height: u32,
+    msaa: u32,
+    color_order: ColorOrder,
+) -> AnyRenderer {
     renderer_for(
         scene,
         Device::Gpu(gpu),
@@ -148,6 +160,7 @@ fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32, msaa: u32) -> 
             width,
             height,
             msaa,
+            color_order,
             slots: 1,
             ..RenderOptions::default()
         },

@@ -374,9 +374,14 @@ impl CpuRenderer {
                 if !casts(m, i) {
                     continue;
                 }
+                // Culled as in the model pass (see `Pipelines::shadow_culled`).
                 let job = Job {
                     pass: Pass::Light,
-                    cull: Cull::None,
+                    cull: if d.double_sided {
+                        Cull::None
+                    } else {
+                        Cull::Back
+                    },
                     draw: 0,
                     model: mi as u32,
                     start: d.indices.start,

@@ -17,7 +17,7 @@ pub const LOCAL: u32 = 1 << 31;
 /// Which positions a job's triangles use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pass {
-    /// Light space (the depth maps), no culling, depth bias.
+    /// Light space (the depth maps), culled as the material's model pass, depth bias.
     Light,
     /// Clip space (a material).
     Model,
