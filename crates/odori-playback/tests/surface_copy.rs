@@ -106,7 +106,7 @@ fn blit_onto_surface(r: &Renderer) -> (bool, Vec<u8>) {
         let start = y * padded as usize;
         out.extend_from_slice(&data[start..start + row as usize]);
     }
-    (blit.copies(), out)
+    (blit.copied(), out)
 }
 
 #[test]

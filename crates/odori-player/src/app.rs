@@ -589,8 +589,14 @@ impl App {
             .map(|c| c.to_string())
             .collect();
         let t = self.orbit.pose.target;
+        // How the last frame reached the window: copied (the fast path) or drawn.
+        let surface = match &self.view {
+            Some(v) if v.frame_copied() => "copy",
+            Some(_) => "draw",
+            None => "none",
+        };
         let extra = format!(
-            " selected={} motions={} morphs={} bone={} target={:.2},{:.2},{:.2}",
+            " selected={} motions={} morphs={} bone={} target={:.2},{:.2},{:.2} surface={surface}",
             self.selected,
             if counts.is_empty() {
                 "-".into()

@@ -95,13 +95,6 @@ impl View {
         let mut blit = Blit::new(&r.gpu.device, format);
         blit.set_source(&r.gpu.device, r.color_texture());
         let panels = Painter::new(&r.gpu.device, format);
-        // How the frame reaches the window, said with the adapter (the log, the panel).
-        let route = if blit.copies() {
-            "copied onto"
-        } else {
-            "drawn onto"
-        };
-        let adapter_name = format!("{adapter_name}; frame {route} a {format:?} surface");
         Ok(View {
             window,
             surface,
@@ -138,6 +131,11 @@ impl View {
         }
         let r = wgpu_of(&self.renderer);
         self.blit.set_source(&r.gpu.device, r.color_texture());
+    }
+
+    /// Whether the last frame was copied onto the surface (the fast path) or drawn onto it.
+    pub fn frame_copied(&self) -> bool {
+        self.blit.copied()
     }
 
     pub fn size(&self) -> (u32, u32) {

@@ -16,6 +16,8 @@ pub struct Blit {
     surface_format: wgpu::TextureFormat,
     /// Set when the frame can be copied (same format as the surface).
     copy_from: Option<wgpu::Texture>,
+    /// Whether the last [`Blit::pass`] copied the frame (else drew it).
+    copied: bool,
 }
 
 impl Blit {
@@ -70,6 +72,7 @@ impl Blit {
             group: None,
             surface_format,
             copy_from: None,
+            copied: false,
         }
     }
 
@@ -88,9 +91,9 @@ impl Blit {
         self.copy_from = (frame.format() == self.surface_format).then(|| frame.clone());
     }
 
-    /// Whether the current frame goes onto the surface by copy (else by the shader).
-    pub fn copies(&self) -> bool {
-        self.copy_from.is_some()
+    /// Whether the last [`Blit::pass`] copied the frame onto the surface (else drew it).
+    pub fn copied(&self) -> bool {
+        self.copied
     }
 
     /// Draw the frame into `pass` (which covers the surface).
@@ -104,13 +107,18 @@ impl Blit {
 
     /// A pass onto `target` (a surface image, configured by [`surface_config`]) holding the
     /// frame, copied or drawn over white; the caller may draw more on top (a window's panels)
-    /// before dropping it.
+    /// before dropping it. Copied when the frame is in the surface's format and size and the
+    /// image takes copies (wgpu's GL surfaces, WebGL's included, do not, whatever the
+    /// configuration asked).
     pub fn pass(
-        &self,
+        &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::Texture,
     ) -> wgpu::RenderPass<'static> {
-        let copy = (self.copy_from.as_ref()).filter(|f| f.size() == target.size());
+        let copy = (self.copy_from.as_ref()).filter(|f| {
+            f.size() == target.size() && target.usage().contains(wgpu::TextureUsages::COPY_DST)
+        });
+        self.copied = copy.is_some();
         if let Some(frame) = copy {
             encoder.copy_texture_to_texture(
                 frame.as_image_copy(),
