@@ -6,7 +6,6 @@ use crate::painter::Painter;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
 use odori_render::blit::{self, Blit};
-use odori_render::target::ColorOrder;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,9 +23,6 @@ pub struct View {
     panels: Painter,
     /// Adapter name and backend, for the panel.
     pub adapter: String,
-    /// MSAA, shadow-map size and byte order (the surface's, so the frame is copied onto
-    /// it) asked for, kept for a renderer made anew.
-    quality: Quality,
 }
 
 impl View {
@@ -85,12 +81,21 @@ impl View {
             info,
             sample_counts,
         };
-        let quality = Quality {
-            msaa: options.msaa,
-            shadow_map_size: options.shadow_map_size,
-            color_order: blit::frame_order(&config),
-        };
-        let renderer = new_renderer(scene, gpu, config.width, config.height, quality);
+        let renderer = renderer_for(
+            scene,
+            Device::Gpu(gpu),
+            RenderOptions {
+                width: config.width,
+                height: config.height,
+                msaa: options.msaa,
+                shadow_map_size: options.shadow_map_size,
+                // The surface's byte order, so the frame is copied onto it.
+                color_order: blit::frame_order(&config),
+                // One frame in flight is enough: it is read back only for screenshots.
+                slots: 1,
+                ..RenderOptions::default()
+            },
+        );
         let r = wgpu_of(&renderer);
         let mut blit = Blit::new(&r.gpu.device, format);
         blit.set_source(&r.gpu.device, r.color_texture());
@@ -103,15 +108,15 @@ impl View {
             blit,
             panels,
             adapter: adapter_name,
-            quality,
         })
     }
 
-    /// A renderer for a changed scene (models added), on the same device.
+    /// A renderer for a changed scene (models added), on the same device with the same
+    /// options (its size follows the window's through [`View::resize`]).
     pub fn replace_scene(&mut self, scene: &Scene) {
         let gpu = wgpu_of(&self.renderer).gpu.clone();
-        let (w, h) = (self.config.width, self.config.height);
-        self.renderer = new_renderer(scene, gpu, w, h, self.quality);
+        let options = self.renderer.options().clone();
+        self.renderer = renderer_for(scene, Device::Gpu(gpu), options);
         let r = wgpu_of(&self.renderer);
         self.blit.set_source(&r.gpu.device, r.color_texture());
     }
@@ -192,29 +197,4 @@ pub fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
     renderer
         .as_gpu()
         .expect("the window's renderer is made from a GPU device")
-}
-
-/// What the window's renderer is made with besides its size.
-#[derive(Clone, Copy)]
-struct Quality {
-    msaa: u32,
-    shadow_map_size: u32,
-    color_order: ColorOrder,
-}
-
-fn new_renderer(scene: &Scene, gpu: Gpu, width: u32, height: u32, q: Quality) -> AnyRenderer {
-    renderer_for(
-        scene,
-        Device::Gpu(gpu),
-        RenderOptions {
-            width,
-            height,
-            msaa: q.msaa,
-            shadow_map_size: q.shadow_map_size,
-            color_order: q.color_order,
-            // One frame in flight is enough: it is read back only for screenshots.
-            slots: 1,
-            ..RenderOptions::default()
-        },
-    )
 }

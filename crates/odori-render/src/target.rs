@@ -145,10 +145,6 @@ impl Target {
         &self.resolved
     }
 
-    pub fn order(&self) -> ColorOrder {
-        self.order
-    }
-
     pub fn slots(&self) -> usize {
         self.readback.len()
     }

@@ -6,7 +6,6 @@ use odori_playback::render::renderer_for;
 use odori_playback::{Frame, Scene};
 use odori_render::blit::{self, Blit};
 use odori_render::camera::CameraPose;
-use odori_render::target::ColorOrder;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer};
 use web_sys::HtmlCanvasElement;
 
@@ -80,8 +79,19 @@ pub async fn open(
         info,
         sample_counts,
     };
-    let order = blit::frame_order(&config);
-    let renderer = new_renderer(scene, gpu, width, height, msaa, order);
+    let renderer = renderer_for(
+        scene,
+        Device::Gpu(gpu),
+        RenderOptions {
+            width,
+            height,
+            msaa,
+            // The surface's byte order where the frame can be copied onto it.
+            color_order: blit::frame_order(&config),
+            slots: 1,
+            ..RenderOptions::default()
+        },
+    );
     let r = wgpu_of(&renderer);
     let mut blit = Blit::new(&r.gpu.device, format);
     blit.set_source(&r.gpu.device, r.color_texture());
@@ -95,15 +105,11 @@ pub async fn open(
 }
 
 impl Canvas {
-    /// A renderer for a new scene (files dropped), on the same device.
+    /// A renderer for a new scene (files dropped), on the same device with the same options.
     pub fn replace_scene(&mut self, scene: &Scene) {
         let gpu = wgpu_of(&self.renderer).gpu.clone();
-        let (msaa, order) = (
-            self.renderer.options().msaa,
-            self.renderer.options().color_order,
-        );
-        let (w, h) = (self.config.width, self.config.height);
-        self.renderer = new_renderer(scene, gpu, w, h, msaa, order);
+        let options = self.renderer.options().clone();
+        self.renderer = renderer_for(scene, Device::Gpu(gpu), options);
         let r = wgpu_of(&self.renderer);
         self.blit.set_source(&r.gpu.device, r.color_texture());
     }
@@ -143,26 +149,4 @@ fn wgpu_of(renderer: &AnyRenderer) -> &Renderer {
     renderer
         .as_gpu()
         .expect("the page's renderer is made from a GPU device")
-}
-
-fn new_renderer(
-    scene: &Scene,
-    gpu: Gpu,
-    width: u32,
-    height: u32,
-    msaa: u32,
-    color_order: ColorOrder,
-) -> AnyRenderer {
-    renderer_for(
-        scene,
-        Device::Gpu(gpu),
-        RenderOptions {
-            width,
-            height,
-            msaa,
-            color_order,
-            slots: 1,
-            ..RenderOptions::default()
-        },
-    )
 }
