@@ -149,8 +149,8 @@ impl AnyRenderer {
         both!(self, r => &r.options)
     }
 
-    /// The wgpu renderer, when this is one (GPU skinning records into its frames).
-    /// The wgpu renderer, when this is one (a window presents from its texture).
+    /// The wgpu renderer, when this is one (GPU skinning records into its frames; a window
+    /// presents from its texture).
     pub fn as_gpu(&self) -> Option<&Renderer> {
         match self {
             AnyRenderer::Gpu(r) => Some(r),
