@@ -14,12 +14,6 @@ use odori_render::image::RgbaImage;
 use odori_render::textures::files::FileSet;
 use std::sync::Arc;
 
-/// What a drop made: the scene, and every warning met (each naming its file).
-pub struct Loaded {
-    pub scene: Scene,
-    pub warnings: Vec<String>,
-}
-
 /// What kind of file a name is, by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -97,8 +91,8 @@ impl Cast {
         let (motions, camera) = read_motions(&files, &mut warnings)?;
         let has_model = files.iter().any(|f| kind_of(&f.0) == Kind::Model);
         if !has_model {
+            let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
             if motions.is_empty() && camera.is_none() {
-                let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
                 return Err(format!(
                     "no model among the files given ({}): drop a PMX or PMD with its \
                      textures, and its motions",
@@ -106,7 +100,6 @@ impl Cast {
                 ));
             }
             if self.models.is_empty() {
-                let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
                 return Err(format!(
                     "no model to dance {}: drop a PMX or PMD with its textures first (or \
                      together with its motions)",
@@ -173,15 +166,6 @@ impl Cast {
         scene.arrange_side_by_side();
         (scene, warnings)
     }
-}
-
-/// Build a scene from one drop of files (see [`Cast::add`]).
-pub fn scene_from_files(files: Vec<(String, Vec<u8>)>) -> Result<Loaded, String> {
-    let mut cast = Cast::new();
-    let (_, mut warnings) = cast.add(files)?;
-    let (scene, unbound) = cast.scene();
-    warnings.extend(unbound);
-    Ok(Loaded { scene, warnings })
 }
 
 /// The files with every zip among them replaced by what it holds (paths inside the zip).

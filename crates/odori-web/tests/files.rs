@@ -6,8 +6,24 @@
 //! bones), the camera of a camera VMD becomes the scene's; bad input is refused with the
 //! file's name. Needs ../shared (SKIPPED without it).
 
-use odori_web::files::{Added, Cast, Kind, kind_of, scene_from_files};
+use odori_playback::Scene;
+use odori_web::files::{Added, Cast, Kind, kind_of};
 use std::path::Path;
+
+/// What one drop made: the scene, and every warning met (each naming its file).
+struct Loaded {
+    scene: Scene,
+    warnings: Vec<String>,
+}
+
+/// One drop on a fresh page, as `App::load` takes it: the cast's scene and its warnings.
+fn scene_from_files(files: Vec<(String, Vec<u8>)>) -> Result<Loaded, String> {
+    let mut cast = Cast::new();
+    let (_, mut warnings) = cast.add(files)?;
+    let (scene, unbound) = cast.scene();
+    warnings.extend(unbound);
+    Ok(Loaded { scene, warnings })
+}
 
 fn read_gene(folder_style: bool) -> Option<Vec<(String, Vec<u8>)>> {
     let gene = odori_testkit::shared("assets/gene")?;
