@@ -9,6 +9,7 @@ use std::path::PathBuf;
 pub mod alloc;
 #[cfg(feature = "golden")]
 pub mod golden;
+pub mod xvfb;
 
 /// Environment variable that makes a missing shared folder a test failure.
 pub const REQUIRE_VAR: &str = "ODORI_REQUIRE_SHARED";

@@ -85,6 +85,33 @@ impl App {
         })
     }
 
+    /// The same app drawing on a new `canvas` (the page's replacement for one whose device
+    /// was lost: a canvas that had a WebGPU context cannot take WebGL2's). Scene, clock,
+    /// cameras and settings stay; `webgl` as in [`App::create`], MSAA as before.
+    pub async fn reopen(app: App, canvas: HtmlCanvasElement, webgl: bool) -> Result<App, JsError> {
+        let msaa = app.canvas.msaa();
+        let canvas = canvas::open(canvas, &app.scene, webgl, msaa)
+            .await
+            .map_err(|e| JsError::new(&e))?;
+        Ok(App { canvas, ..app })
+    }
+
+    /// Why the GPU device was lost (the browser's words), once it is: the page then reopens
+    /// on a new canvas.
+    pub fn device_lost(&self) -> Option<String> {
+        self.canvas.lost()
+    }
+
+    /// Whether the page draws with WebGPU (else WebGL2).
+    pub fn is_webgpu(&self) -> bool {
+        self.canvas.is_webgpu()
+    }
+
+    /// Destroy the GPU device as a browser losing it would: the page's recovery, under test.
+    pub fn lose_device(&self) {
+        self.canvas.lose();
+    }
+
     /// The adapter and backend drawing (for the page).
     pub fn adapter(&self) -> String {
         self.canvas.adapter.clone()

@@ -7,6 +7,7 @@ use odori_playback::{Frame, Scene};
 use odori_render::blit::{self, Blit};
 use odori_render::camera::CameraPose;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer};
+use std::sync::{Arc, Mutex};
 use web_sys::HtmlCanvasElement;
 
 pub struct Canvas {
@@ -16,6 +17,12 @@ pub struct Canvas {
     blit: Blit,
     /// Adapter name and backend, for the page.
     pub adapter: String,
+    /// Why the device was lost, once it is (the browser's words): the page then draws on a
+    /// new canvas (`App::reopen`). Headless Chromium on SwiftShader, for one, loses a WebGPU
+    /// device as soon as it presents to a canvas, and drawing on would leave it blank.
+    lost: Arc<Mutex<Option<String>>>,
+    /// Whether this canvas draws with WebGPU (else WebGL2).
+    webgpu: bool,
 }
 
 /// Open the GPU on `canvas`. `webgl` skips WebGPU even where the browser has it; `msaa`:
@@ -60,6 +67,14 @@ pub async fn open(
         })
         .await
         .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
+    let lost = Arc::new(Mutex::new(None));
+    let lost_in = lost.clone();
+    device.set_device_lost_callback(move |reason, message| {
+        if let Ok(mut l) = lost_in.lock() {
+            *l = Some(format!("{reason:?}: {message}"));
+        }
+    });
+    let webgpu = info.backend == wgpu::Backend::BrowserWebGpu;
     let sample_counts = Gpu::sample_counts(&adapter);
     let config = blit::surface_config(
         &surface.get_capabilities(&adapter),
@@ -101,6 +116,8 @@ pub async fn open(
         renderer,
         blit,
         adapter: adapter_name,
+        lost,
+        webgpu,
     })
 }
 
@@ -112,6 +129,26 @@ impl Canvas {
         self.renderer = renderer_for(scene, Device::Gpu(gpu), options);
         let r = wgpu_of(&self.renderer);
         self.blit.set_source(&r.gpu.device, r.color_texture());
+    }
+
+    /// Why the GPU device was lost, when it was.
+    pub fn lost(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|l| l.clone())
+    }
+
+    /// Whether this canvas draws with WebGPU (else WebGL2).
+    pub fn is_webgpu(&self) -> bool {
+        self.webgpu
+    }
+
+    /// The renderer's samples per pixel.
+    pub fn msaa(&self) -> u32 {
+        self.renderer.options().msaa
+    }
+
+    /// Destroy the device, as a browser losing it would (for tests of the page's recovery).
+    pub fn lose(&self) {
+        wgpu_of(&self.renderer).gpu.device.destroy();
     }
 
     /// Warnings from building the renderer (textures that could not be decoded).

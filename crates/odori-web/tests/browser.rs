@@ -12,9 +12,17 @@
 //! truncated PMX putting a message naming the file and its problem on the page, which goes on
 //! drawing frames and moving the clock.
 //!
+//! A second run draws with WebGPU: Chromium in a window on a private Xvfb (headless Chromium
+//! loses a WebGPU device at its first frame on a canvas), WebGPU on SwiftShader's Vulkan. Its
+//! evidence: the page reports the WebGPU backend and its demo frame 120 is the native
+//! renderer's as above; then, its device destroyed as a browser losing it would, the page says
+//! so, reopens on a fresh canvas with WebGL2 and draws the same frame again, also the native
+//! renderer's.
+//!
 //! Needs node, /usr/bin/chromium, `npm ci` in tests/browser, the wasm32 target, clang and
-//! llvm-ar (Bullet for wasm32), and ../shared for the Gene part. Without them it prints
-//! SKIPPED, unless `ODORI_REQUIRE_BROWSER=1` (CI), when a missing piece fails it.
+//! llvm-ar (Bullet for wasm32), and ../shared for the Gene part; Xvfb for the WebGPU run.
+//! Without them it prints SKIPPED, unless `ODORI_REQUIRE_BROWSER=1` (CI), when a missing piece
+//! fails it (and `ODORI_REQUIRE_DISPLAY=1` a missing Xvfb).
 
 use odori_playback::render::renderer_for;
 use odori_playback::{Frame, Player, PlayerOptions, Preroll, Scene};
@@ -24,7 +32,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 const DEMO_FRAME: f64 = 120.0;
 /// Samples per pixel on both sides.
@@ -227,46 +235,71 @@ fn field<'a>(json: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
     &json[key]
 }
 
-#[test]
-fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
-    let browser_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    let ok = runs("node", "--version")
-        && Path::new("/usr/bin/chromium").exists()
-        && browser_dir.join("node_modules/playwright-core").is_dir()
-        && runs("clang", "--version");
-    if need(
-        ok,
-        "node, /usr/bin/chromium, clang or tests/browser/node_modules (npm ci)",
-    )
-    .is_none()
-    {
-        return;
-    }
-    let out = root().join("target/web-test");
-    let _ = std::fs::remove_dir_all(&out);
-    let status = Command::new(root().join("crates/odori-web/build.sh"))
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success(), "crates/odori-web/build.sh failed");
-    let url = serve(out.clone());
-    let shots = out.join("shots");
-    std::fs::create_dir_all(&shots).unwrap();
-    let gene = odori_testkit::shared("assets/gene");
-    let vmd = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd");
+/// The page built once for this file's tests (`build.sh` into target/web-test) and served:
+/// its folder and URL; `None` after SKIPPED.
+fn built_page() -> Option<&'static (PathBuf, String)> {
+    static PAGE: OnceLock<Option<(PathBuf, String)>> = OnceLock::new();
+    PAGE.get_or_init(|| {
+        let ok = runs("node", "--version")
+            && Path::new("/usr/bin/chromium").exists()
+            && browser_dir().join("node_modules/playwright-core").is_dir()
+            && runs("clang", "--version");
+        need(
+            ok,
+            "node, /usr/bin/chromium, clang or tests/browser/node_modules (npm ci)",
+        )?;
+        let out = root().join("target/web-test");
+        let _ = std::fs::remove_dir_all(&out);
+        let status = Command::new(root().join("crates/odori-web/build.sh"))
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "crates/odori-web/build.sh failed");
+        let url = serve(out.clone());
+        Some((out, url))
+    })
+    .as_ref()
+}
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// Hold the page's demo frame (`shots/file`) to the native renderer's frame
+/// [`DEMO_FRAME`] within LIMITS, after forgiving rasterisers' edge flips.
+fn assert_demo_is_native(shots: &Path, file: &str) {
+    let shot = image::open(shots.join(file)).unwrap().to_rgba8();
+    assert_eq!(shot.dimensions(), (W, H));
+    let native = native_demo(DEMO_FRAME);
+    native.save(shots.join("demo_native.png")).unwrap();
+    let (flips, shot) = forgive_edge_flips(&native, &shot);
+    let (figures, diff) = golden::compare(&native, &shot);
+    eprintln!("{file}: {flips} single-pixel edge flips forgiven");
+    assert!(
+        flips <= figures.covered / 200,
+        "{file}: {flips} pixels match only a neighbour: more than rasterisers' edge flips"
+    );
+    diff.save(shots.join(format!("diff_{file}"))).unwrap();
+    eprintln!("{file}: frame {DEMO_FRAME}, page vs native {figures:?}");
+    assert!(
+        figures.pass(LIMITS),
+        "{file}: the page's frame {DEMO_FRAME} differs from the native render: {figures:?} (see {})",
+        shots.display()
+    );
+}
+
+/// Run `run.mjs` on the page into `shots` with `configure`'s environment and arguments; its
+/// result.json, after checking that the page did not fail and asked for nothing elsewhere.
+fn run_page(shots: &Path, configure: impl FnOnce(&mut Command)) -> serde_json::Value {
+    let (_, url) = built_page().expect("built");
+    let _ = std::fs::remove_dir_all(shots);
+    std::fs::create_dir_all(shots).unwrap();
     let mut node = Command::new("node");
-    node.arg(browser_dir.join("run.mjs"))
-        .arg(&url)
-        .arg(&shots)
-        .env("ODORI_WEB_MSAA", MSAA.to_string())
-        // The browser's decoders for Gene's PNGs, checked against odori's below.
-        .env("ODORI_WEB_DECODE", "browser");
-    if let (Some(g), Some(v)) = (&gene, &vmd) {
-        node.arg(g).arg(v);
-    }
-    if std::env::var("ODORI_WEB_BENCH").is_ok_and(|v| v == "1") {
-        node.arg("--bench");
-    }
+    node.arg(browser_dir().join("run.mjs"))
+        .arg(url)
+        .arg(shots)
+        .env("ODORI_WEB_MSAA", MSAA.to_string());
+    configure(&mut node);
     let status = node.status().unwrap();
     assert!(status.success(), "run.mjs failed");
     let result: serde_json::Value =
@@ -278,28 +311,83 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
         result["failure"]
     );
     assert_eq!(result["foreignRequests"], serde_json::json!([]));
+    result
+}
+
+#[test]
+fn the_page_draws_with_webgpu_and_recovers_a_lost_device() {
+    let Some((out, _)) = built_page() else { return };
+    let Some(x) = odori_testkit::xvfb::start("WebGPU page test") else {
+        return;
+    };
+    let shots = out.join("shots-webgpu");
+    let result = run_page(&shots, |node| {
+        node.env("ODORI_WEB_BACKEND", "webgpu")
+            .env("DISPLAY", x.display());
+    });
+    assert_eq!(
+        result["webgpu"],
+        serde_json::json!(true),
+        "{}",
+        result["adapter"]
+    );
+    assert!(
+        result["adapter"]
+            .as_str()
+            .unwrap()
+            .contains("BrowserWebGpu"),
+        "{}",
+        result["adapter"]
+    );
+    assert_eq!(field(&result, "demoFrame").as_f64(), Some(DEMO_FRAME));
+    assert_eq!(result["recoveriesBefore"], serde_json::json!(0));
+    assert_demo_is_native(&shots, "demo.png");
+    // Lost: reopened with WebGL2, said so, and the same frame drawn again.
+    assert_eq!(result["recoveredWebGpu"], serde_json::json!(false));
+    assert!(
+        result["recoveredAdapter"]
+            .as_str()
+            .unwrap()
+            .contains("(Gl,"),
+        "{}",
+        result["recoveredAdapter"]
+    );
+    let message = result["recoveryMessage"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("device was lost") && message.contains("WebGL2"),
+        "{message}"
+    );
+    assert_eq!(field(&result, "recoveredFrame").as_f64(), Some(DEMO_FRAME));
+    assert_demo_is_native(&shots, "demo_recovered.png");
+}
+
+#[test]
+fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
+    let Some((out, _)) = built_page() else { return };
+    let shots = out.join("shots");
+    let gene = odori_testkit::shared("assets/gene");
+    let vmd = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd");
+    let result = run_page(&shots, |node| {
+        // The browser's decoders for Gene's PNGs, checked against odori's below.
+        node.env("ODORI_WEB_DECODE", "browser");
+        if let (Some(g), Some(v)) = (&gene, &vmd) {
+            node.arg(g).arg(v);
+        }
+        if std::env::var("ODORI_WEB_BENCH").is_ok_and(|v| v == "1") {
+            node.arg("--bench");
+        }
+    });
+    assert_eq!(
+        result["webgpu"],
+        serde_json::json!(false),
+        "{}",
+        result["adapter"]
+    );
 
     // The demo plays, and its frame 120 is the native renderer's.
     assert!(field(&result, "demoPosition").as_f64().unwrap() > 3.0);
     assert_eq!(field(&result, "demoFrame").as_f64(), Some(DEMO_FRAME));
-    let shot = image::open(shots.join("demo.png")).unwrap().to_rgba8();
-    assert_eq!(shot.dimensions(), (W, H));
-    let native = native_demo(DEMO_FRAME);
-    native.save(shots.join("demo_native.png")).unwrap();
-    let (flips, shot) = forgive_edge_flips(&native, &shot);
-    let (figures, diff) = golden::compare(&native, &shot);
-    eprintln!("{flips} single-pixel edge flips forgiven");
-    assert!(
-        flips <= figures.covered / 200,
-        "{flips} pixels match only a neighbour: more than rasterisers' edge flips"
-    );
-    diff.save(shots.join("demo_diff.png")).unwrap();
-    eprintln!("demo frame {DEMO_FRAME}: page vs native {figures:?}");
-    assert!(
-        figures.pass(LIMITS),
-        "the page's frame {DEMO_FRAME} differs from the native render: {figures:?} (see {})",
-        shots.display()
-    );
+    assert_demo_is_native(&shots, "demo.png");
 
     if gene.is_none() || vmd.is_none() {
         return;

@@ -5,12 +5,13 @@ import init, { App } from "./odori_web.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const canvas = $("view");
+let canvas = $("view"); // replaced by a fresh one when the GPU device is lost
 if (params.has("w")) canvas.width = +params.get("w");
 if (params.has("h")) canvas.height = +params.get("h");
 
 const state = {
   app: null, playing: !params.has("paused"), last: null, frames: 0, loading: false,
+  recoveries: 0, // times the page reopened on a new canvas after losing its GPU device
   audio: null, // { ctx, buffer, source, startedAt (ctx time of frame 0) }
   audioFile: null,
   fps: { since: null, frames: 0, value: 0 }, // frames drawn over the last second
@@ -49,10 +50,47 @@ function stopAudio() {
   if (a && a.source) { a.source.stop(); a.source = null; }
 }
 
+// Most reopenings after lost devices before the page gives up (a browser that keeps losing them).
+const MOST_RECOVERIES = 3;
+
+// The GPU device is gone (the browser reset it, or never could present with it: headless
+// Chromium on SwiftShader loses a WebGPU device at its first frame): the same scene, clock
+// and settings go on on a fresh canvas, with WebGL2, which any browser running this has.
+async function recover(why) {
+  const old = state.app;
+  state.app = null;
+  window.odori.ready = false;
+  if (++state.recoveries > MOST_RECOVERIES) {
+    showError(`The GPU device was lost again (${why}); reload the page.`);
+    return;
+  }
+  const fresh = canvas.cloneNode(false);
+  canvas.replaceWith(fresh);
+  canvas = fresh;
+  wireCanvas();
+  try {
+    state.app = await App.reopen(old, canvas, true);
+  } catch (e) {
+    showError(`The GPU device was lost (${why}) and WebGL2 cannot draw either: ${e.message || e}`);
+    return;
+  }
+  showError(`The GPU device was lost (${why}); drawing with WebGL2 from here.`);
+  $("status").textContent = `${$("status").textContent.split(" — ")[0]} — ${state.app.adapter()}`;
+  state.last = null;
+  window.odori.ready = true;
+  requestAnimationFrame(tick);
+}
+
 function tick(now) {
   const app = state.app;
+  if (!app) return; // reopening: recover() starts the ticks again
   if (state.loading) {
     requestAnimationFrame(tick);
+    return;
+  }
+  const lost = app.device_lost();
+  if (lost) {
+    recover(lost);
     return;
   }
   if (state.playing) {
@@ -141,8 +179,12 @@ function fnv1a(bytes) {
 
 async function loadFiles(list) {
   // list: [{ path, file }]
-  $("error").hidden = true;
   const app = state.app;
+  if (!app) {
+    showError("odori is opening a new canvas; drop the files again in a moment.");
+    return;
+  }
+  $("error").hidden = true;
   const t0 = performance.now();
   // Drawing pauses while the files are read: every await would otherwise let a frame draw
   // (hundreds of ms each on a software rasteriser) between two files. All files are read,
@@ -235,29 +277,39 @@ async function entries(items) {
   return out;
 }
 
+// The canvas's own handlers: orbit by dragging, zoom by the wheel (again on a fresh canvas).
+function wireCanvas() {
+  let drag = null;
+  canvas.onpointerdown = (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); };
+  canvas.onpointermove = (e) => {
+    if (!drag || !state.app) return;
+    state.app.orbit(e.clientX - drag[0], e.clientY - drag[1]);
+    drag = [e.clientX, e.clientY];
+    $("camera").checked = false;
+  };
+  canvas.onpointerup = () => { drag = null; };
+  canvas.onwheel = (e) => { e.preventDefault(); if (state.app) state.app.zoom(-Math.sign(e.deltaY)); };
+}
+
+// The controls act on whichever app is current (a lost device replaces it).
 function wireControls() {
-  const app = state.app;
   $("play").onclick = () => {
+    if (!state.app) return;
     state.playing = !state.playing;
     state.last = null;
     if (state.playing) startAudio(); else stopAudio();
     syncControls();
   };
-  $("timeline").oninput = (e) => { app.seek(+e.target.value); if (state.playing) startAudio(); };
-  $("camera").onchange = (e) => app.set_motion_camera(e.target.checked);
-  $("physics").onchange = (e) => app.set_physics(e.target.checked);
+  $("timeline").oninput = (e) => {
+    if (!state.app) return;
+    state.app.seek(+e.target.value);
+    if (state.playing) startAudio();
+  };
+  $("camera").onchange = (e) => state.app && state.app.set_motion_camera(e.target.checked);
+  $("physics").onchange = (e) => state.app && state.app.set_physics(e.target.checked);
   $("files").onchange = (e) => loadFiles(filesOf(e.target));
   $("folder").onchange = (e) => loadFiles(filesOf(e.target));
-  let drag = null;
-  canvas.onpointerdown = (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); };
-  canvas.onpointermove = (e) => {
-    if (!drag) return;
-    app.orbit(e.clientX - drag[0], e.clientY - drag[1]);
-    drag = [e.clientX, e.clientY];
-    $("camera").checked = false;
-  };
-  canvas.onpointerup = () => { drag = null; };
-  canvas.onwheel = (e) => { e.preventDefault(); app.zoom(-Math.sign(e.deltaY)); };
+  wireCanvas();
   const drop = $("drop");
   drop.ondragover = (e) => { e.preventDefault(); drop.classList.add("dragging"); };
   drop.ondragleave = () => drop.classList.remove("dragging");
@@ -280,6 +332,9 @@ window.odori = {
   times() { return state.app.stage_times(); },
   bench(frames, physics, deform) { return state.app.bench(frames, physics, deform); },
   adapter() { return state.app.adapter(); },
+  webgpu() { return state.app.is_webgpu(); },
+  recoveries() { return state.recoveries; },
+  loseDevice() { state.app.lose_device(); },
   frames() { return state.frames; },
   fps() { return state.fps.value; },
 };

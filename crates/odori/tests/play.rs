@@ -23,68 +23,18 @@ use odori_playback::offline::renderer_for;
 use odori_playback::{Frame, MotionFile, Player, PlayerOptions, Preroll, Scene};
 use odori_render::RenderOptions;
 use odori_testkit::golden;
-use std::io::{BufRead, BufReader};
+use odori_testkit::xvfb::Xvfb;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const W: u32 = 320;
 const H: u32 = 240;
 
-/// A private X server, stopped when dropped.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Start Xvfb on a free display (it picks one and writes it to `-displayfd`), or `None` after
-/// printing SKIPPED; `ODORI_REQUIRE_DISPLAY=1` turns the skip into a failure.
+/// A private X server for the window (`odori_testkit::xvfb`).
 fn xvfb() -> Option<Xvfb> {
-    let required = std::env::var("ODORI_REQUIRE_DISPLAY").is_ok_and(|v| v == "1");
-    let skip = |why: String| {
-        if required {
-            panic!("{why}, and ODORI_REQUIRE_DISPLAY=1 forbids skipping");
-        }
-        eprintln!("SKIPPED: {why} (window test)");
-        None
-    };
-    let mut child = match Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x1024x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => return skip(format!("Xvfb cannot start ({e}); apt-get install xvfb")),
-    };
-    let mut line = String::new();
-    let read = BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line);
-    match (read, line.trim().parse::<u32>()) {
-        (Ok(_), Ok(n)) => Some(Xvfb {
-            child,
-            display: format!(":{n}"),
-        }),
-        _ => {
-            let _ = child.kill();
-            skip(format!("Xvfb did not say its display ({line:?})"))
-        }
-    }
+    odori_testkit::xvfb::start("window test")
 }
 
 /// Run `odori play` with `script` on `x`; its standard output and error. Fails the test if
@@ -97,7 +47,7 @@ fn play(x: &Xvfb, dir: &Path, script: &str, files: &[&Path]) -> (String, String)
         .args(files)
         .args(["--size", &format!("{W}x{H}"), "--script"])
         .arg(&path)
-        .env("DISPLAY", &x.display)
+        .env("DISPLAY", x.display())
         .env_remove("WAYLAND_DISPLAY")
         .env("ODORI_AUDIO_DEVICE", "null")
         .stdout(Stdio::piped())

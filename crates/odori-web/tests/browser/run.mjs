@@ -1,5 +1,10 @@
-// Drives odori's web page in headless Chromium (WebGL2 on SwiftShader) for tests/browser.rs:
+// Drives odori's web page in Chromium for tests/browser.rs:
 //   node run.mjs URL OUT_DIR [GENE_DIR VMD] [--bench]
+// ODORI_WEB_BACKEND=webgl (default): headless, WebGL2 on SwiftShader. =webgpu: a window on
+// $DISPLAY (Xvfb), WebGPU on SwiftShader's Vulkan (headless Chromium loses a WebGPU device at
+// its first frame on a canvas); after demo.png the page's device is destroyed as a browser
+// losing it would, and demo_recovered.png is the demo at the same frame on the canvas the page
+// reopened with WebGL2.
 // URL serves the built page. Writes into OUT_DIR: demo.png (the canvas at frame DEMO_FRAME,
 // paused), gene.png (Gene_light.pmx with its textures, then wavefile_v2, loaded through the
 // file input, at frame GENE_FRAME), error.png (after a truncated PMX), and result.json with what
@@ -18,16 +23,19 @@ const [W, H] = (process.env.ODORI_WEB_SIZE || "640x360").split("x").map(Number);
 const MSAA = +(process.env.ODORI_WEB_MSAA || 4);
 // ODORI_WEB_DECODE=browser: PNG/JPEG textures decoded by the browser (createImageBitmap).
 const DECODE = process.env.ODORI_WEB_DECODE ? `&decode=${process.env.ODORI_WEB_DECODE}` : "";
-const result = {};
+const BACKEND = process.env.ODORI_WEB_BACKEND || "webgl";
+const result = { backend: BACKEND };
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "odori-web-chromium-"));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: "/usr/bin/chromium",
-  headless: true,
+  headless: BACKEND === "webgl",
   viewport: { width: 1000, height: 700 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  args: ["--no-sandbox", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--enable-unsafe-swiftshader"],
+    "--enable-unsafe-swiftshader",
+    ...(BACKEND === "webgl" ? ["--headless", "--disable-gpu"]
+      : ["--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-vulkan=swiftshader"])],
 });
 const page = context.pages()[0] || (await context.newPage());
 const log = [];
@@ -40,13 +48,15 @@ const canvasShot = (file) => page.locator("#view").screenshot({ path: path.join(
 
 try {
   const t0 = Date.now();
-  await page.goto(`${url}?w=${W}&h=${H}&backend=webgl&msaa=${MSAA}${DECODE}`);
+  const backendParam = BACKEND === "webgl" ? "&backend=webgl" : "";
+  await page.goto(`${url}?w=${W}&h=${H}${backendParam}&msaa=${MSAA}${DECODE}`);
   await wait(() => window.odori && (window.odori.firstFrameMs !== null || window.odori.lastError));
   result.firstFrameWallMs = Date.now() - t0;
   result.firstFrameMs = await page.evaluate(() => window.odori.firstFrameMs);
   result.startError = await page.evaluate(() => window.odori.lastError);
   if (result.startError) throw new Error(result.startError);
   result.adapter = await page.evaluate(() => window.odori.adapter());
+  result.webgpu = await page.evaluate(() => window.odori.webgpu());
   // The demo plays on its own: its position moves on from frame 0 over animation frames.
   await wait(() => window.odori.position() > 3 && window.odori.frames() > 3);
   result.demoPosition = await page.evaluate(() => window.odori.position());
@@ -55,6 +65,24 @@ try {
   result.demoFrame = await page.evaluate(() => window.odori.position());
   await canvasShot("demo.png");
   result.demoTimes = await page.evaluate(() => window.odori.times());
+  result.recoveriesBefore = await page.evaluate(() => window.odori.recoveries());
+
+  if (BACKEND === "webgpu") {
+    // The device lost: the page reopens on a fresh canvas with WebGL2 and draws on.
+    await page.evaluate(() => { window.odori.play(); window.odori.loseDevice(); });
+    await wait(() => window.odori.recoveries() >= 1 && window.odori.ready);
+    result.recoveredAdapter = await page.evaluate(() => window.odori.adapter());
+    result.recoveredWebGpu = await page.evaluate(() => window.odori.webgpu());
+    result.recoveryMessage = await page.evaluate(() => window.odori.lastError);
+    const f0 = await page.evaluate(() => window.odori.frames());
+    await wait((f) => window.odori.frames() > f + 3, f0);
+    await page.evaluate((f) => window.odori.seek(f), DEMO_FRAME);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    result.recoveredFrame = await page.evaluate(() => window.odori.position());
+    // The message box lies over the canvas: out of the picture compared with native.
+    await page.evaluate(() => { document.getElementById("error").hidden = true; });
+    await canvasShot("demo_recovered.png");
+  }
 
   if (geneDir && geneDir !== "--bench") {
     // The model with its textures first (the browser decodes the PNGs: hashed for the test),
