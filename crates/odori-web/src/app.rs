@@ -38,6 +38,8 @@ pub struct App {
     pending_images: Vec<(String, RgbaImage)>,
     /// The models and motions dropped so far (empty: the demo plays).
     cast: Cast,
+    /// A song the last drop held inside a zip, until the page takes it.
+    song: Option<(String, Vec<u8>)>,
 }
 
 fn now_ms() -> f64 {
@@ -82,6 +84,7 @@ impl App {
             pending: Vec::new(),
             pending_images: Vec::new(),
             cast: Cast::new(),
+            song: None,
         })
     }
 
@@ -263,6 +266,7 @@ impl App {
         let (added, mut warnings) = (self.cast)
             .add_with_images(files, images)
             .map_err(|e| JsError::new(&e))?;
+        self.song = self.cast.take_song();
         let (scene, unbound) = self.cast.scene();
         warnings.extend(unbound);
         let scene = Arc::new(scene);
@@ -279,6 +283,17 @@ impl App {
         self.scene = scene;
         self.frame = Frame::default();
         Ok(warnings)
+    }
+
+    /// The song the last drop held inside a zip, for the page to decode: its path inside the
+    /// zip (the bytes come from [`App::take_song`]).
+    pub fn song_name(&self) -> Option<String> {
+        self.song.as_ref().map(|s| s.0.clone())
+    }
+
+    /// The bytes of that song, taken (the next call gives `None`).
+    pub fn take_song(&mut self) -> Option<Vec<u8>> {
+        self.song.take().map(|s| s.1)
     }
 
     /// For measurements: evaluate frames `0..frames` of the scene in order with a fresh

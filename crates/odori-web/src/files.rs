@@ -50,6 +50,9 @@ pub fn kind_of(path: &str) -> Kind {
 pub struct Cast {
     models: Vec<CastModel>,
     camera: Option<Box<Vmd>>,
+    /// A song found inside a dropped zip (path, bytes), until the page takes it: the browser
+    /// decodes audio, so it goes back to the page ([`Cast::take_song`]).
+    song: Option<(String, Vec<u8>)>,
 }
 
 /// One model with the motions added to it, in order.
@@ -88,11 +91,17 @@ impl Cast {
         let mut files = expand_zips(files)?;
         files.sort_by(|a, b| a.0.cmp(&b.0));
         let mut warnings = Vec::new();
+        let song = take_song(&mut files, &mut warnings);
         let (motions, camera) = read_motions(&files, &mut warnings)?;
         let has_model = files.iter().any(|f| kind_of(&f.0) == Kind::Model);
         if !has_model {
             let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
             if motions.is_empty() && camera.is_none() {
+                if song.is_some() {
+                    // A zip of a song alone: the same models dance on to it.
+                    self.song = song;
+                    return Ok((Added::Motions, warnings));
+                }
                 return Err(format!(
                     "no model among the files given ({}): drop a PMX or PMD with its \
                      textures, and its motions",
@@ -111,6 +120,9 @@ impl Cast {
             }
             if camera.is_some() {
                 self.camera = camera;
+            }
+            if song.is_some() {
+                self.song = song;
             }
             return Ok((Added::Motions, warnings));
         }
@@ -147,7 +159,16 @@ impl Cast {
         }
         self.models = models;
         self.camera = camera;
+        if song.is_some() {
+            self.song = song;
+        }
         Ok((Added::Models, warnings))
+    }
+
+    /// The song (path, bytes) the last drops held inside a zip, taken out for the page to
+    /// decode (`None` when there was none, or it was taken).
+    pub fn take_song(&mut self) -> Option<(String, Vec<u8>)> {
+        self.song.take()
     }
 
     /// The scene of the cast (models side by side; empty when the cast is), with a warning
@@ -166,6 +187,28 @@ impl Cast {
         scene.arrange_side_by_side();
         (scene, warnings)
     }
+}
+
+/// The audio files among `files` (those a zip held: the page decodes loose ones itself), taken
+/// out; the first by name is the song, the others are warned about.
+fn take_song(
+    files: &mut Vec<(String, Vec<u8>)>,
+    warnings: &mut Vec<String>,
+) -> Option<(String, Vec<u8>)> {
+    let mut songs = Vec::new();
+    files.retain_mut(|f| {
+        let audio = kind_of(&f.0) == Kind::Audio;
+        if audio {
+            songs.push(std::mem::take(f));
+        }
+        !audio
+    });
+    let mut songs = songs.into_iter();
+    let song = songs.next();
+    if let Some((first, _)) = &song {
+        warnings.extend(songs.map(|(p, _)| format!("{p}: a second song; {first} plays")));
+    }
+    song
 }
 
 /// The files with every zip among them replaced by what it holds (paths inside the zip).

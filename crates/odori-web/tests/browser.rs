@@ -231,6 +231,45 @@ fn browser_decoded_as_odori(gene: &Path, decoded: &serde_json::Value) {
     assert_eq!(decoded.len(), expected, "{decoded:?}");
 }
 
+/// The song's length in the zip the page is given.
+const SONG_SECONDS: f64 = 10.0;
+
+/// How far (MMD frames) picture and sound may be apart when read in an animation frame: the
+/// picture is set from the sound's clock once per frame drawn, and a frame of the page takes
+/// up to about 0.1 s on SwiftShader.
+const SONG_SYNC_FRAMES: f64 = 4.0;
+
+/// A zip holding only `song/tone.wav`: `seconds` of a 440 Hz tone, 8 kHz mono 16-bit PCM
+/// (RIFF WAVE), stored.
+fn zip_of_a_song(seconds: f64) -> Vec<u8> {
+    const RATE: u32 = 8000;
+    let samples = (seconds * RATE as f64) as u32;
+    let mut wav = Vec::new();
+    wav.extend(b"RIFF");
+    wav.extend((36 + samples * 2).to_le_bytes());
+    wav.extend(b"WAVEfmt ");
+    wav.extend(16u32.to_le_bytes());
+    wav.extend(1u16.to_le_bytes()); // PCM
+    wav.extend(1u16.to_le_bytes()); // mono
+    wav.extend(RATE.to_le_bytes());
+    wav.extend((RATE * 2).to_le_bytes());
+    wav.extend(2u16.to_le_bytes());
+    wav.extend(16u16.to_le_bytes());
+    wav.extend(b"data");
+    wav.extend((samples * 2).to_le_bytes());
+    for i in 0..samples {
+        let t = i as f64 / RATE as f64;
+        let v = (8000.0 * (2.0 * std::f64::consts::PI * 440.0 * t).sin()) as i16;
+        wav.extend(v.to_le_bytes());
+    }
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    zip.start_file("song/tone.wav", options).unwrap();
+    std::io::Write::write_all(&mut zip, &wav).unwrap();
+    zip.finish().unwrap().into_inner()
+}
+
 fn field<'a>(json: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
     &json[key]
 }
@@ -367,9 +406,12 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
     let shots = out.join("shots");
     let gene = odori_testkit::shared("assets/gene");
     let vmd = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd");
+    let song_zip = out.join("song.zip");
+    std::fs::write(&song_zip, zip_of_a_song(SONG_SECONDS)).unwrap();
     let result = run_page(&shots, |node| {
         // The browser's decoders for Gene's PNGs, checked against odori's below.
-        node.env("ODORI_WEB_DECODE", "browser");
+        node.env("ODORI_WEB_DECODE", "browser")
+            .env("ODORI_WEB_SONG_ZIP", &song_zip);
         if let (Some(g), Some(v)) = (&gene, &vmd) {
             node.arg(g).arg(v);
         }
@@ -415,6 +457,31 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
         "the motion did not reach the model: end frame {end}"
     );
     browser_decoded_as_odori(gene.as_ref().unwrap(), &result["geneDecoded"]);
+    // The zip holding only a song: the browser decoded it, the dance stayed, the picture
+    // moved on while the sound was held back, and the sound's clock drove it once clicked.
+    assert!(result["songError"].is_null(), "{}", result["songError"]);
+    assert_eq!(result["songEnd"].as_f64(), Some(end));
+    let held = &result["songHeld"];
+    assert_eq!(held["name"].as_str(), Some("song/tone.wav"), "{held}");
+    assert_eq!(held["state"].as_str(), Some("suspended"), "{held}");
+    let duration = held["duration"].as_f64().unwrap();
+    assert!((duration - SONG_SECONDS).abs() < 0.01, "{duration} s");
+    let moved = &result["songHeldMoved"];
+    assert!(
+        moved[1].as_f64() > moved[0].as_f64(),
+        "the picture waited for the held-back sound: {moved}"
+    );
+    let running = &result["songRunning"];
+    assert_eq!(running["state"].as_str(), Some("running"), "{running}");
+    let (sound, picture) = (
+        running["soundFrame"].as_f64().unwrap(),
+        running["picture"].as_f64().unwrap(),
+    );
+    assert!(sound > 0.0, "{running}");
+    assert!(
+        (sound - picture).abs() <= SONG_SYNC_FRAMES,
+        "picture {picture} and sound {sound} apart"
+    );
     // A truncated PMX: an error naming the file, shown on the page, which plays on.
     let message = result["truncatedError"].as_str().unwrap_or_default();
     assert!(message.contains("truncated.pmx"), "{message}");

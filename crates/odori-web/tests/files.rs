@@ -237,6 +237,61 @@ fn a_zipped_model_with_shift_jis_names_loads() {
     assert!(e.starts_with("ジーン.zip:"), "{e}");
 }
 
+/// A song inside a zip goes back to the page (the browser decodes audio), the first by name
+/// when there are several (the others warned about, by name): alone in a zip it changes
+/// nothing else (the demo, or the dance on the page, goes on); with a model it comes with the
+/// new scene; a drop that fails keeps no song. Evidence: the bytes taken are the entry's.
+#[test]
+fn a_song_inside_a_zip_goes_back_to_the_page() {
+    let song = b"RIFF, a song's bytes".to_vec();
+    let mut cast = Cast::new();
+    let zip = zip_file(&[(b"music/song.wav".to_vec(), song.clone(), true)]);
+    assert_eq!(
+        cast.add(vec![("music.zip".into(), zip)]).unwrap(),
+        (Added::Motions, vec![])
+    );
+    assert_eq!(
+        cast.take_song(),
+        Some(("music/song.wav".into(), song.clone()))
+    );
+    assert_eq!(cast.take_song(), None, "taken once");
+    assert!(cast.scene().0.models().is_empty(), "the demo plays on");
+    // A failed drop holds no song.
+    let bad = zip_file(&[
+        (b"x/song.wav".to_vec(), song.clone(), false),
+        (
+            b"x/broken.vmd".to_vec(),
+            b"Vocaloid Motion Data 0002".to_vec(),
+            false,
+        ),
+    ]);
+    assert!(cast.add(vec![("x.zip".into(), bad)]).is_err());
+    assert_eq!(cast.take_song(), None);
+
+    let Some(files) = read_gene(true) else {
+        return;
+    };
+    let mut entries: Vec<(Vec<u8>, Vec<u8>, bool)> = (files.iter())
+        .map(|(p, b)| (p.as_bytes().to_vec(), b.clone(), false))
+        .collect();
+    entries.push((b"Gene/song.wav".to_vec(), song.clone(), false));
+    entries.push((b"Gene/song2.mp3".to_vec(), b"ID3".to_vec(), false));
+    let (added, warnings) = cast
+        .add(vec![("Gene.zip".into(), zip_file(&entries))])
+        .unwrap();
+    assert_eq!(added, Added::Models);
+    assert_eq!(cast.take_song(), Some(("Gene/song.wav".into(), song)));
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("Gene/song2.mp3: a second song; Gene/song.wav plays")),
+        "{warnings:?}"
+    );
+    let (scene, _) = cast.scene();
+    assert_eq!(scene.models().len(), 1);
+    assert!(scene.models()[0].motion().end_frame() > 2000.0);
+}
+
 /// A zip archive (PKWARE APPNOTE 6.3: local headers, central directory, end record) with raw
 /// name bytes and no UTF-8 flag (bit 11 clear); `true` entries deflated, others stored.
 fn zip_file(entries: &[(Vec<u8>, Vec<u8>, bool)]) -> Vec<u8> {

@@ -95,7 +95,7 @@ function tick(now) {
   }
   if (state.playing) {
     const a = state.audio;
-    if (a && a.source) {
+    if (a && a.source && a.ctx.state === "running") {
       app.play_to((a.ctx.currentTime - a.startedAt) * 30);
     } else if (state.last !== null) {
       app.advance(Math.min(0.25, (now - state.last) / 1000));
@@ -117,8 +117,9 @@ function tick(now) {
     fps.frames = 0;
   }
   const t = app.stage_times();
+  const held = state.audio && state.audio.ctx.state === "suspended" ? " · sound: click to start" : "";
   $("times").textContent = `${fps.value.toFixed(1)} fps · pose ${t[0].toFixed(2)} physics ${t[1].toFixed(2)}` +
-    ` deform ${t[2].toFixed(2)} draw ${t[3].toFixed(2)} ms`;
+    ` deform ${t[2].toFixed(2)} draw ${t[3].toFixed(2)} ms${held}`;
   requestAnimationFrame(tick);
 }
 
@@ -226,7 +227,13 @@ async function loadFiles(list) {
       window.odori.warnings = warnings;
       if (state.audio) stopAudio();
     }
-    if (audio) await loadAudio(audio.file);
+    if (audio) {
+      await loadAudio(audio.path, await audio.file.arrayBuffer());
+    } else if (read.length > 0 && app.song_name()) {
+      // A song inside a zip: odori found it, the browser decodes it.
+      const name = app.song_name();
+      await loadAudio(name, app.take_song().buffer);
+    }
     syncControls();
     $("status").textContent = `${list.map((f) => f.path).join(", ")}`;
     window.odori.loads++;
@@ -240,17 +247,30 @@ async function loadFiles(list) {
   }
 }
 
-async function loadAudio(file) {
+async function loadAudio(name, bytes) {
   const ctx = state.audio ? state.audio.ctx : new AudioContext();
   let buffer;
   try {
-    buffer = await ctx.decodeAudioData(await file.arrayBuffer());
+    buffer = await ctx.decodeAudioData(bytes);
   } catch (e) {
-    throw new Error(`${file.name}: the browser cannot decode this audio (${e.message || e})`);
+    throw new Error(`${name}: the browser cannot decode this audio (${e.message || e})`);
   }
   stopAudio();
-  state.audio = { ctx, buffer, source: null, startedAt: 0 };
+  state.audio = { ctx, buffer, source: null, startedAt: 0, name };
+  // Browsers hold sound back until the page has been clicked or typed on (a drop does not
+  // count): until then the wall clock moves the picture, and the sound starts where the
+  // picture is once the context runs.
+  ctx.onstatechange = () => { if (ctx.state === "running" && state.playing) startAudio(); };
+  ctx.resume().catch(() => {});
 }
+
+// The first click or key on the page lets a held-back sound start.
+function resumeAudio() {
+  const a = state.audio;
+  if (a && a.ctx.state === "suspended") a.ctx.resume().catch(() => {});
+}
+document.addEventListener("pointerdown", resumeAudio, true);
+document.addEventListener("keydown", resumeAudio, true);
 
 function filesOf(input) {
   return [...input.files].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
@@ -334,6 +354,17 @@ window.odori = {
   adapter() { return state.app.adapter(); },
   webgpu() { return state.app.is_webgpu(); },
   recoveries() { return state.recoveries; },
+  // Hold the sound back as a browser does before the page is clicked (for tests).
+  holdSound() { return state.audio && state.audio.ctx.suspend(); },
+  // The song: its name, length in seconds, and whether its clock drives the picture.
+  song() {
+    const a = state.audio;
+    return a && {
+      name: a.name, duration: a.buffer.duration, state: a.ctx.state, playing: !!a.source,
+      // The MMD frame the sound is at, and the picture's.
+      soundFrame: a.source ? (a.ctx.currentTime - a.startedAt) * 30 : null, picture: state.app.position(),
+    };
+  },
   loseDevice() { state.app.lose_device(); },
   frames() { return state.frames; },
   fps() { return state.fps.value; },

@@ -103,6 +103,31 @@ try {
     await wait(() => window.odori.loads >= 2 || window.odori.lastError);
     result.motionError = await page.evaluate(() => window.odori.lastError);
     result.geneEndAfter = await page.evaluate(() => window.odori.endFrame());
+    // ODORI_WEB_SONG_ZIP: a zip holding only a song, dropped on the dancing model. Its sound
+    // is held back as a browser holds it until the page is clicked (headless Chromium lets
+    // it start, so the page's context is suspended by hand): the wall clock drives the
+    // picture meanwhile; after a click, the sound's clock drives it.
+    if (process.env.ODORI_WEB_SONG_ZIP) {
+      await page.setInputFiles("#files", [process.env.ODORI_WEB_SONG_ZIP]);
+      await wait(() => window.odori.loads >= 3 || window.odori.lastError);
+      result.songError = await page.evaluate(() => window.odori.lastError);
+      result.songEnd = await page.evaluate(() => window.odori.endFrame());
+      await page.evaluate(() => window.odori.holdSound());
+      await wait(() => window.odori.song().state === "suspended");
+      result.songHeld = await page.evaluate(() => window.odori.song());
+      await page.evaluate(() => window.odori.play());
+      const q0 = await page.evaluate(() => window.odori.position());
+      await wait((q) => window.odori.position() > q + 3, q0);
+      result.songHeldMoved = [q0, await page.evaluate(() => window.odori.position())];
+      await page.locator(".hint").click();
+      await wait(() => window.odori.song().state === "running" && window.odori.song().playing);
+      // Some frames on the sound's clock, then where sound and picture are.
+      const f0 = await page.evaluate(() => window.odori.frames());
+      await wait((f) => window.odori.frames() > f + 10, f0);
+      result.songRunning = await page.evaluate(() => new Promise((r) =>
+        requestAnimationFrame(() => r(window.odori.song()))));
+      await page.evaluate(() => window.odori.seek(0));
+    }
     // Plays: the position moves on from where the load left it.
     await page.evaluate(() => window.odori.play());
     const p0 = await page.evaluate(() => window.odori.position());
