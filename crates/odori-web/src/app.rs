@@ -4,7 +4,8 @@
 
 use crate::canvas::{self, Canvas};
 use crate::files::{Added, Cast};
-use odori_playback::{Frame, Player, PlayerOptions, Preroll, Scene};
+use crate::options::player_options;
+use odori_playback::{Frame, Player, PlayerOptions, Scene};
 use odori_render::camera::CameraPose;
 use odori_render::image::RgbaImage;
 use std::sync::Arc;
@@ -48,16 +49,6 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// Interactive playback: a seek starts physics where it lands (as MikuMikuDance does), so
-/// scrubbing back stays instant; playing steps on frame by frame.
-fn options(physics: bool) -> PlayerOptions {
-    PlayerOptions {
-        physics,
-        preroll: Preroll::Off,
-        ..PlayerOptions::default()
-    }
-}
-
 #[wasm_bindgen]
 impl App {
     /// The embedded demo on `canvas` (its width and height are the picture's). `webgl`:
@@ -72,7 +63,7 @@ impl App {
             .await
             .map_err(|e| JsError::new(&e))?;
         Ok(App {
-            player: Player::new(scene.clone(), options(true)),
+            player: Player::new(scene.clone(), player_options(true)),
             orbit: scene.framing_camera(aspect),
             scene,
             frame: Frame::default(),
@@ -184,7 +175,7 @@ impl App {
     pub fn set_physics(&mut self, on: bool) {
         self.physics = on;
         let at = self.player.position();
-        self.player = Player::new(self.scene.clone(), options(on));
+        self.player = Player::new(self.scene.clone(), player_options(on));
         self.player.seek(at);
     }
 
@@ -271,7 +262,7 @@ impl App {
         warnings.extend(unbound);
         let scene = Arc::new(scene);
         let at = self.player.position();
-        self.player = Player::new(scene.clone(), options(self.physics));
+        self.player = Player::new(scene.clone(), player_options(self.physics));
         if added == Added::Models {
             self.canvas.replace_scene(&scene);
             self.orbit = scene.framing_camera(self.aspect);
@@ -296,6 +287,16 @@ impl App {
         self.song.take().map(|s| s.1)
     }
 
+    /// The digest of frames `0..frames` of the page's scene as a fresh player evaluates them
+    /// in order ([`crate::digest::pose_digest`]), in hex: the browser test holds it to the
+    /// native build's.
+    pub fn pose_digest(&self, frames: u32, physics: bool) -> String {
+        format!(
+            "{:016x}",
+            crate::digest::pose_digest(self.scene.clone(), frames, physics)
+        )
+    }
+
     /// For measurements: evaluate frames `0..frames` of the scene in order with a fresh
     /// player (`physics`, CPU deformation `deform`), nothing drawn; returns the mean
     /// microseconds per frame (performance.now() around the whole run).
@@ -304,7 +305,7 @@ impl App {
             self.scene.clone(),
             PlayerOptions {
                 deform,
-                ..options(physics)
+                ..player_options(physics)
             },
         );
         let mut frame = Frame::default();

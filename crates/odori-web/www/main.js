@@ -350,6 +350,7 @@ window.odori = {
   position() { return state.app.position(); },
   endFrame() { return state.app.end_frame(); },
   times() { return state.app.stage_times(); },
+  poseDigest(frames, physics) { return state.app.pose_digest(frames, physics); },
   bench(frames, physics, deform) { return state.app.bench(frames, physics, deform); },
   adapter() { return state.app.adapter(); },
   webgpu() { return state.app.is_webgpu(); },

@@ -18,6 +18,8 @@ const [url, out, geneDir, vmd, ...flags] = process.argv.slice(2);
 const bench = flags.includes("--bench") || geneDir === "--bench";
 const DEMO_FRAME = 120;
 const GENE_FRAME = 300;
+// Frames whose pose the test holds to native's: without physics, with (tests/browser.rs).
+const [POSE_FRAMES, PHYSICS_FRAMES] = (process.env.ODORI_WEB_DIGEST || "300,200").split(",").map(Number);
 // ODORI_WEB_SIZE=1280x720 for measurements (the Rust test compares at 640×360).
 const [W, H] = (process.env.ODORI_WEB_SIZE || "640x360").split("x").map(Number);
 const MSAA = +(process.env.ODORI_WEB_MSAA || 4);
@@ -103,6 +105,9 @@ try {
     await wait(() => window.odori.loads >= 2 || window.odori.lastError);
     result.motionError = await page.evaluate(() => window.odori.lastError);
     result.geneEndAfter = await page.evaluate(() => window.odori.endFrame());
+    // Pose, and pose with physics, of the first frames, for the test to hold to native's.
+    result.poseDigest = await page.evaluate((n) => window.odori.poseDigest(n, false), POSE_FRAMES);
+    result.physicsDigest = await page.evaluate((n) => window.odori.poseDigest(n, true), PHYSICS_FRAMES);
     // ODORI_WEB_SONG_ZIP: a zip holding only a song, dropped on the dancing model. Its sound
     // is held back as a browser holds it until the page is clicked (headless Chromium lets
     // it start, so the page's context is suspended by hand): the wall clock drives the
