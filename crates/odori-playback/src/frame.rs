@@ -114,15 +114,16 @@ impl Frame {
 /// A box around the posed skeleton (bone positions moved by `placement`), widened by
 /// `margin` for the skin around the bones.
 pub(crate) fn skeleton_bounds(positions: &[Vec3A], placement: Vec3, margin: f32) -> (Vec3, Vec3) {
-    let mut lo = Vec3::splat(f32::INFINITY);
-    let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for &w in positions {
-        let p = Vec3::from(w);
+    // In Vec3A, whose min and max are one instruction for all three axes.
+    let mut lo = Vec3A::splat(f32::INFINITY);
+    let mut hi = Vec3A::splat(f32::NEG_INFINITY);
+    for &p in positions {
         if p.is_finite() {
             lo = lo.min(p);
             hi = hi.max(p);
         }
     }
+    let (lo, hi) = (Vec3::from(lo), Vec3::from(hi));
     if lo.x > hi.x {
         return (
             placement - Vec3::splat(margin),

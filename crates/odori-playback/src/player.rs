@@ -298,6 +298,14 @@ impl Player {
         let options = &self.options;
         let mut times = EvalTimes::default();
         let overrides = &self.overrides;
+        // One clock read between stages (the end of one is the start of the next), none for
+        // a stage that does not run: each read is a call out of wasm on a web page.
+        let mut mark = Instant::now();
+        let mut lap = |stage: &mut Duration| {
+            let now = Instant::now();
+            *stage += now - mark;
+            mark = now;
+        };
         for (i, ((m, d), o)) in (scene.models().iter())
             .zip(&mut self.dancers)
             .zip(&mut out.models)
@@ -305,7 +313,6 @@ impl Player {
         {
             let model = m.asset().pose();
             let motion = m.motion();
-            let t = Instant::now();
             // Playing on steps physics on from the last frame, whatever the gap.
             let steps_on = self.playing_on
                 && (d.physics.as_ref())
@@ -313,15 +320,14 @@ impl Player {
                     .is_some_and(|last| frame >= last);
             let start_here = match &mut d.physics {
                 Some(world) if !steps_on => {
-                    catch_up(world, model, motion, &mut d.inst, frame, options)
+                    let start = catch_up(world, model, motion, &mut d.inst, frame, options);
+                    lap(&mut times.physics);
+                    start
                 }
                 _ => false,
             };
-            let t_pose = Instant::now();
-            times.physics += t_pose - t;
             pose_before_physics(&mut d.inst, model, motion, frame, overrides, i);
-            let t_physics = Instant::now();
-            times.pose += t_physics - t_pose;
+            lap(&mut times.pose);
             if let Some(world) = &mut d.physics {
                 if start_here {
                     world.start(model, &mut d.inst, frame, options.settle);
@@ -330,13 +336,11 @@ impl Player {
                 } else {
                     world.simulate(model, &mut d.inst, frame);
                 }
+                lap(&mut times.physics);
             }
-            let t_after = Instant::now();
-            times.physics += t_after - t_physics;
             d.inst.after_physics(model);
             fill(o, &d.inst, m.placement(), d.margin);
-            let t_deform = Instant::now();
-            times.pose += t_deform - t_after;
+            lap(&mut times.pose);
             if options.deform {
                 odori_deform::deform(
                     m.asset().mesh(),
@@ -344,8 +348,8 @@ impl Player {
                     &o.morph_weights,
                     &mut o.vertices,
                 );
+                lap(&mut times.deform);
             }
-            times.deform += t_deform.elapsed();
         }
         self.times = times;
         out.camera = scene.camera().map(|c| c.sample(frame));

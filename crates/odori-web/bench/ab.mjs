@@ -26,6 +26,10 @@ const times = {};
 for (let r = -2; r < ROUNDS; r++) {
   for (const [work, p, d] of works) {
     for (const side of r % 2 ? ["a", "b"] : ["b", "a"]) {
+      // The page measured is the front one: Chromium runs a background tab's renderer at a
+      // lower priority (an A/A run without this gave B/A 0.97 / 0.90 for one and the same
+      // build, the first page opened being the one behind).
+      await pages[side].bringToFront();
       const us = await pages[side].evaluate(([n, p, d]) => window.odori.bench(n, p, d), [FRAMES, p, d]);
       if (r >= 0) ((times[work] ||= { a: [], b: [] })[side]).push(us);
     }

@@ -1,8 +1,8 @@
 //! A digest of every bit the page's player hands out for a run of frames (skinning matrices,
 //! morph weights, visibility), so a test can hold the page's pose and physics to the native
-//! build's bit for bit: the same Rust compiled for wasm32 (and optimised after by wasm-opt)
-//! must not move one bit (the IK takes its trigonometry from `libm` on every target, and
-//! Bullet in wasm32 is checked against native in odori-physics' tests).
+//! build's bit for bit: the same Rust compiled for wasm32 must not move one bit (the IK takes
+//! its trigonometry from `libm` on every target, and Bullet in wasm32 is checked against
+//! native in odori-physics' tests).
 
 use crate::options::player_options;
 use odori_playback::{Frame, Player, Scene};

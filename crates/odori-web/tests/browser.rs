@@ -469,6 +469,11 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
     assert!(field(&result, "demoPosition").as_f64().unwrap() > 3.0);
     assert_eq!(field(&result, "demoFrame").as_f64(), Some(DEMO_FRAME));
     assert_demo_is_native(&shots, "demo.png");
+    // Paused: no frame drawn in a second; a drag drew the orbited view (and no more than
+    // the drag's few moves).
+    assert_eq!(result["pausedDrawn"], serde_json::json!(0));
+    let dragged = result["draggedDrawn"][1].as_u64().unwrap();
+    assert!((1..=6).contains(&dragged), "{}", result["draggedDrawn"]);
 
     if gene.is_none() || vmd.is_none() {
         return;

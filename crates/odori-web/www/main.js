@@ -12,6 +12,9 @@ if (params.has("h")) canvas.height = +params.get("h");
 const state = {
   app: null, playing: !params.has("paused"), last: null, frames: 0, loading: false,
   recoveries: 0, // times the page reopened on a new canvas after losing its GPU device
+  // Something changed what a paused picture shows (a seek, the camera, files): draw it. A
+  // paused page draws nothing else, as the window does (a software-drawn frame costs a core).
+  dirty: true,
   audio: null, // { ctx, buffer, source, startedAt (ctx time of frame 0) }
   audioFile: null,
   fps: { since: null, frames: 0, value: 0 }, // frames drawn over the last second
@@ -75,6 +78,7 @@ async function recover(why) {
     return;
   }
   showError(`The GPU device was lost (${why}); drawing with WebGL2 from here.`);
+  state.dirty = true;
   $("status").textContent = `${$("status").textContent.split(" — ")[0]} — ${state.app.adapter()}`;
   state.last = null;
   window.odori.ready = true;
@@ -103,6 +107,11 @@ function tick(now) {
     if (app.position() > app.end_frame()) { app.seek(0); startAudio(); }
   }
   state.last = now;
+  if (!state.playing && !state.dirty) {
+    requestAnimationFrame(tick);
+    return;
+  }
+  state.dirty = false;
   app.render();
   state.frames++;
   if (state.frames === 1) window.odori.firstFrameMs = performance.now();
@@ -244,6 +253,7 @@ async function loadFiles(list) {
   } finally {
     state.loading = false;
     state.last = null;
+    state.dirty = true;
   }
 }
 
@@ -304,11 +314,16 @@ function wireCanvas() {
   canvas.onpointermove = (e) => {
     if (!drag || !state.app) return;
     state.app.orbit(e.clientX - drag[0], e.clientY - drag[1]);
+    state.dirty = true;
     drag = [e.clientX, e.clientY];
     $("camera").checked = false;
   };
   canvas.onpointerup = () => { drag = null; };
-  canvas.onwheel = (e) => { e.preventDefault(); if (state.app) state.app.zoom(-Math.sign(e.deltaY)); };
+  canvas.onwheel = (e) => {
+    e.preventDefault();
+    if (state.app) state.app.zoom(-Math.sign(e.deltaY));
+    state.dirty = true;
+  };
 }
 
 // The controls act on whichever app is current (a lost device replaces it).
@@ -323,10 +338,11 @@ function wireControls() {
   $("timeline").oninput = (e) => {
     if (!state.app) return;
     state.app.seek(+e.target.value);
+    state.dirty = true;
     if (state.playing) startAudio();
   };
-  $("camera").onchange = (e) => state.app && state.app.set_motion_camera(e.target.checked);
-  $("physics").onchange = (e) => state.app && state.app.set_physics(e.target.checked);
+  $("camera").onchange = (e) => { state.app && state.app.set_motion_camera(e.target.checked); state.dirty = true; };
+  $("physics").onchange = (e) => { state.app && state.app.set_physics(e.target.checked); state.dirty = true; };
   $("files").onchange = (e) => loadFiles(filesOf(e.target));
   $("folder").onchange = (e) => loadFiles(filesOf(e.target));
   wireCanvas();

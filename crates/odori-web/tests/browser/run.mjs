@@ -68,6 +68,22 @@ try {
   await canvasShot("demo.png");
   result.demoTimes = await page.evaluate(() => window.odori.times());
   result.recoveriesBefore = await page.evaluate(() => window.odori.recoveries());
+  if (BACKEND === "webgl") {
+    // Paused, the page draws nothing until something changes; a drag on the canvas (orbit)
+    // draws the new view. (Not in the WebGPU run, whose frame after recovery is compared.)
+    const p0 = await page.evaluate(() => window.odori.frames());
+    await page.waitForTimeout(1000);
+    result.pausedDrawn = (await page.evaluate(() => window.odori.frames())) - p0;
+    const box = await page.locator("#view").boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const p1 = await page.evaluate(() => window.odori.frames());
+    await wait((p) => window.odori.frames() > p, p0);
+    await page.waitForTimeout(500);
+    result.draggedDrawn = [p1 - p0, (await page.evaluate(() => window.odori.frames())) - p0];
+  }
 
   if (BACKEND === "webgpu") {
     // The device lost: the page reopens on a fresh canvas with WebGL2 and draws on.
