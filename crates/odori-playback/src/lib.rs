@@ -40,6 +40,7 @@ pub mod asset;
 #[cfg(feature = "video")]
 pub mod bake_job;
 pub mod choice;
+pub mod digest;
 pub mod error;
 pub mod frame;
 pub mod load;

@@ -7,9 +7,10 @@
 //! changes its hash. A change that is meant to move results must re-record them here and say
 //! why in its commit.
 //!
-//! Each hash is FNV-1a (64 bit) over the raw bits, in a fixed order; it does not depend on the
-//! platform's hasher. Deformed vertices depend on the CPU kernel that ran (AVX2 sums in another
-//! order than the portable one), so they are recorded per kernel.
+//! Each hash is FNV-1a (64 bit, `odori_playback::digest::Fnv`) over the raw bits, in a fixed
+//! order; it does not depend on the platform's hasher. Deformed vertices depend on the CPU
+//! kernel that ran (AVX2 sums in another order than the portable one), so they are recorded
+//! per kernel.
 //!
 //! Re-recorded once since, on purpose (issue 18): the IK's library sines, cosines and
 //! arc-sines moved from the platform's to the `libm` crate's, so that wasm32 poses as native
@@ -22,29 +23,10 @@
 use odori_deform::{Deformed, Mesh};
 use odori_format::{Document, Pmd, Pmx, Vmd};
 use odori_physics::{PhysicsConfig, PhysicsModel, PhysicsWorld};
+use odori_playback::digest::Fnv;
 use odori_pose::motion::Source;
 use odori_pose::{Instance, Model, Motion};
 use std::path::Path;
-
-/// FNV-1a, 64 bit.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        for &x in b {
-            self.0 ^= x as u64;
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn f32s(&mut self, v: &[f32]) {
-        for x in v {
-            self.bytes(&x.to_bits().to_le_bytes());
-        }
-    }
-}
 
 /// One model file read, in either format.
 enum File {
@@ -146,7 +128,7 @@ fn pose_and_vertices(model: &Model, motion: &Motion, mesh: &Mesh) -> (u64, u64) 
             hash_vertices(&mut verts, &deformed);
         }
     }
-    (pose.0, verts.0)
+    (pose.value(), verts.value())
 }
 
 /// The expected deformed-vertex hash for the kernel this process runs, or `None` (with a
@@ -276,5 +258,5 @@ fn gene_physics_frames_0_to_300() {
     // 3.07 built from source alike. Evidence for the new one: odori-physics tests/peers.rs
     // gives the same distances to babylon-mmd and mmd-anim over frames 0–299 (0.088 / 0.186
     // / 0.319 worst per 100 frames, median 0), and tests/wasm.rs the wasm build's same bits.
-    check("gene physics 0..=300", h.0, 16219654132199040868);
+    check("gene physics 0..=300", h.value(), 16219654132199040868);
 }
