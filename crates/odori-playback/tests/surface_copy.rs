@@ -26,8 +26,7 @@ fn demo_renderer(device: Device, order: ColorOrder) -> (odori_render::AnyRendere
     };
     let mut player = Player::new(scene.clone(), options);
     let mut f = Frame::default();
-    player.seek(40.0);
-    player.evaluate(&mut f);
+    player.evaluate_at(40.0, &mut f);
     let mut r = renderer_for(
         &scene,
         device,

@@ -37,7 +37,6 @@ pub struct Target {
     pub width: u32,
     pub height: u32,
     pub samples: u32,
-    order: ColorOrder,
     /// Multisampled colour (absent when `samples == 1`: draw straight into `resolved`).
     msaa: Option<wgpu::TextureView>,
     resolved: wgpu::Texture,
@@ -125,7 +124,6 @@ impl Target {
             width,
             height,
             samples,
-            order,
             msaa,
             resolved,
             resolved_view,
@@ -208,7 +206,7 @@ impl Target {
             for (y, dst) in out.chunks_exact_mut(row).enumerate() {
                 let start = y * self.padded_row as usize;
                 dst.copy_from_slice(&data[start..start + row]);
-                if self.order == ColorOrder::Bgra {
+                if self.resolved.format() == ColorOrder::Bgra.format() {
                     for px in dst.chunks_exact_mut(4) {
                         px.swap(0, 2);
                     }

@@ -39,8 +39,6 @@ pub struct App {
     pending_images: Vec<(String, RgbaImage)>,
     /// The models and motions dropped so far (empty: the demo plays).
     cast: Cast,
-    /// A song the last drop held inside a zip, until the page takes it.
-    song: Option<(String, Vec<u8>)>,
 }
 
 fn now_ms() -> f64 {
@@ -75,7 +73,6 @@ impl App {
             pending: Vec::new(),
             pending_images: Vec::new(),
             cast: Cast::new(),
-            song: None,
         })
     }
 
@@ -257,7 +254,6 @@ impl App {
         let (added, mut warnings) = (self.cast)
             .add_with_images(files, images)
             .map_err(|e| JsError::new(&e))?;
-        self.song = self.cast.take_song();
         let (scene, unbound) = self.cast.scene();
         warnings.extend(unbound);
         let scene = Arc::new(scene);
@@ -279,12 +275,12 @@ impl App {
     /// The song the last drop held inside a zip, for the page to decode: its path inside the
     /// zip (the bytes come from [`App::take_song`]).
     pub fn song_name(&self) -> Option<String> {
-        self.song.as_ref().map(|s| s.0.clone())
+        self.cast.song_name().map(str::to_string)
     }
 
     /// The bytes of that song, taken (the next call gives `None`).
     pub fn take_song(&mut self) -> Option<Vec<u8>> {
-        self.song.take().map(|s| s.1)
+        self.cast.take_song().map(|s| s.1)
     }
 
     /// The digest of frames `0..frames` of the page's scene as a fresh player evaluates them

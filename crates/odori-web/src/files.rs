@@ -165,6 +165,11 @@ impl Cast {
         Ok((Added::Models, warnings))
     }
 
+    /// The path of the song a drop held inside a zip, until it is taken.
+    pub fn song_name(&self) -> Option<&str> {
+        self.song.as_ref().map(|s| s.0.as_str())
+    }
+
     /// The song (path, bytes) the last drops held inside a zip, taken out for the page to
     /// decode (`None` when there was none, or it was taken).
     pub fn take_song(&mut self) -> Option<(String, Vec<u8>)> {

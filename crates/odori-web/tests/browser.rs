@@ -27,7 +27,7 @@
 //! fails it (and `ODORI_REQUIRE_DISPLAY=1` a missing Xvfb).
 
 use odori_playback::render::renderer_for;
-use odori_playback::{Frame, Player, PlayerOptions, Preroll, Scene};
+use odori_playback::{Frame, Player, Scene};
 use odori_render::{RenderOptions, device_for_tests};
 use odori_testkit::golden::{self, LIMITS};
 use std::io::{BufRead, BufReader, Write};
@@ -121,14 +121,9 @@ fn serve(dir: PathBuf) -> String {
 /// options, same camera rule).
 fn native_demo(frame: f64) -> image::RgbaImage {
     let scene = Arc::new(Scene::demo());
-    let options = PlayerOptions {
-        preroll: Preroll::Off,
-        ..PlayerOptions::default()
-    };
-    let mut player = Player::new(scene.clone(), options);
+    let mut player = Player::new(scene.clone(), odori_web::options::player_options(true));
     let mut f = Frame::default();
-    player.seek(frame);
-    player.evaluate(&mut f);
+    player.evaluate_at(frame, &mut f);
     let mut r = renderer_for(
         &scene,
         device_for_tests(),
@@ -241,9 +236,9 @@ fn browser_decoded_as_odori(gene: &Path, decoded: &serde_json::Value) {
 const POSE_DIGEST_FRAMES: u32 = 2810;
 const PHYSICS_DIGEST_FRAMES: u32 = 236;
 
-/// The digest natively of what the page plays once given Gene's files (bare names, as the
-/// file input gives them) and then the motion ([`odori_web::digest::pose_digest`]).
-fn native_gene_digest(gene: &Path, vmd: &Path, physics: bool, frames: u32) -> String {
+/// Natively, the scene the page plays once given Gene's files (bare names, as the file input
+/// gives them) and then the motion.
+fn native_gene_scene(gene: &Path, vmd: &Path) -> Arc<Scene> {
     let mut files = vec![(
         "Gene_light.pmx".to_string(),
         std::fs::read(gene.join("Gene_light.pmx")).unwrap(),
@@ -259,11 +254,7 @@ fn native_gene_digest(gene: &Path, vmd: &Path, physics: bool, frames: u32) -> St
         std::fs::read(vmd).unwrap(),
     )])
     .unwrap();
-    let scene = Arc::new(cast.scene().0);
-    format!(
-        "{:016x}",
-        odori_web::digest::pose_digest(scene, frames, physics)
-    )
+    Arc::new(cast.scene().0)
 }
 
 /// The song's length in the zip the page is given.
@@ -339,15 +330,14 @@ fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
 }
 
-/// Hold the page's demo frame (`shots/file`) to the native renderer's frame
-/// [`DEMO_FRAME`] within LIMITS, after forgiving rasterisers' edge flips.
-fn assert_demo_is_native(shots: &Path, file: &str) {
+/// Hold the page's demo frame (`shots/file`) to `native`, the native renderer's frame
+/// [`DEMO_FRAME`] ([`native_demo`]), within LIMITS, after forgiving rasterisers' edge flips.
+fn assert_demo_is_native(shots: &Path, file: &str, native: &image::RgbaImage) {
     let shot = image::open(shots.join(file)).unwrap().to_rgba8();
     assert_eq!(shot.dimensions(), (W, H));
-    let native = native_demo(DEMO_FRAME);
     native.save(shots.join("demo_native.png")).unwrap();
-    let (flips, shot) = forgive_edge_flips(&native, &shot);
-    let (figures, diff) = golden::compare(&native, &shot);
+    let (flips, shot) = forgive_edge_flips(native, &shot);
+    let (figures, diff) = golden::compare(native, &shot);
     eprintln!("{file}: {flips} single-pixel edge flips forgiven");
     assert!(
         flips <= figures.covered / 200,
@@ -415,7 +405,8 @@ fn the_page_draws_with_webgpu_and_recovers_a_lost_device() {
     );
     assert_eq!(field(&result, "demoFrame").as_f64(), Some(DEMO_FRAME));
     assert_eq!(result["recoveriesBefore"], serde_json::json!(0));
-    assert_demo_is_native(&shots, "demo.png");
+    let native = native_demo(DEMO_FRAME);
+    assert_demo_is_native(&shots, "demo.png", &native);
     // Lost: reopened with WebGL2, said so, and the same frame drawn again.
     assert_eq!(result["recoveredWebGpu"], serde_json::json!(false));
     assert!(
@@ -432,7 +423,7 @@ fn the_page_draws_with_webgpu_and_recovers_a_lost_device() {
         "{message}"
     );
     assert_eq!(field(&result, "recoveredFrame").as_f64(), Some(DEMO_FRAME));
-    assert_demo_is_native(&shots, "demo_recovered.png");
+    assert_demo_is_native(&shots, "demo_recovered.png", &native);
 }
 
 #[test]
@@ -468,7 +459,7 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
     // The demo plays, and its frame 120 is the native renderer's.
     assert!(field(&result, "demoPosition").as_f64().unwrap() > 3.0);
     assert_eq!(field(&result, "demoFrame").as_f64(), Some(DEMO_FRAME));
-    assert_demo_is_native(&shots, "demo.png");
+    assert_demo_is_native(&shots, "demo.png", &native_demo(DEMO_FRAME));
     // Paused: no frame drawn in a second; a drag drew the orbited view (and no more than
     // the drag's few moves).
     assert_eq!(result["pausedDrawn"], serde_json::json!(0));
@@ -502,15 +493,14 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
     );
     browser_decoded_as_odori(gene.as_ref().unwrap(), &result["geneDecoded"]);
     // Pose and physics in the page are native's, bit for bit.
+    let scene = native_gene_scene(gene.as_ref().unwrap(), vmd.as_ref().unwrap());
     for (key, physics, frames) in [
         ("poseDigest", false, POSE_DIGEST_FRAMES),
         ("physicsDigest", true, PHYSICS_DIGEST_FRAMES),
     ] {
-        let native = native_gene_digest(
-            gene.as_ref().unwrap(),
-            vmd.as_ref().unwrap(),
-            physics,
-            frames,
+        let native = format!(
+            "{:016x}",
+            odori_web::digest::pose_digest(scene.clone(), frames, physics)
         );
         assert_eq!(
             result[key].as_str(),
