@@ -3,7 +3,7 @@
 //! `shim/wasm/` and the C functions of `src/wasm_libc.rs`). No system Bullet: the source
 //! comes from the crates.io package `rubullet-sys` (see `build/source.rs`).
 //!
-//! Bullet is always optimised (`-O2`, `NDEBUG`; for wasm32 `-O3`, SIMD128 and the post-MVP
+//! Bullet is always optimised (`-O2`, `NDEBUG`; for wasm32 `-O3` and the post-MVP
 //! features, see `configure`) whatever the Cargo profile: the test and dev
 //! profiles would otherwise give a workspace crate's C++ `-O0`, ten times slower. Single
 //! precision, as MMD's Bullet. `ODORI_NO_BULLET=1` builds without physics (`odori_no_bullet`
@@ -112,14 +112,16 @@ fn configure(src: &Path, wasm: bool) -> cc::Build {
             .flag("-fno-threadsafe-statics")
             .include("shim/wasm");
         // Speed in the browser, the same bits: clang 14 targets the wasm MVP by default, so
-        // without these Bullet gets no SIMD128 (the Rust side has it: build.sh,
-        // tests/wasm.rs), float-to-int conversions guarded by range-check branches, and
-        // memset/memcpy as calls into Rust's byte loops rather than `memory.fill`/`copy`.
-        // -O3 vectorises the solver's loops. None of this changes a float result: no
-        // fast-math, and wasm has no fused multiply-add to contract into
-        // (tests/wasm.rs holds the build bit-identical to native).
+        // without these, float-to-int conversions are guarded by range-check branches and
+        // memset/memcpy are calls into Rust's byte loops rather than `memory.fill`/`copy`.
+        // No fast-math, and wasm has no fused multiply-add to contract into. Not SIMD128
+        // (`-mno-simd128`, though the Rust side has it: build.sh, tests/wasm.rs): with it,
+        // clang's vectorised Bullet stepped Gene × wavefile_v2 as native does for 213 frames
+        // and then left it (frame 214 in tests/wasm.rs, 236 in the page), for 1–2 % of speed
+        // (an A/B in the page, crates/odori-web/bench/ab.mjs). tests/wasm.rs holds the build
+        // bit-identical to native past that frame.
         b.opt_level(3)
-            .flag("-msimd128")
+            .flag("-mno-simd128")
             .flag("-mnontrapping-fptoint")
             .flag("-msign-ext")
             .flag("-mbulk-memory");
