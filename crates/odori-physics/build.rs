@@ -52,15 +52,18 @@ fn build() -> Result<(), String> {
     let mut shim = configure(&src, wasm);
     // A warning from Bullet 3.07's headers (btSerializer.h) under newer compilers.
     shim.flag_if_supported("-Wno-unused-but-set-variable")
-        .file("shim/odori_bullet.cpp");
+        .file("shim/odori_bullet.cpp")
+        .file("shim/odori_solver.cpp");
     if wasm {
-        shim.file("shim/wasm/runtime.cpp");
+        // The solver's rows in four lanes (shim/odori_solver.cpp, bit-identical to the
+        // scalar ones). Only the shim: Bullet itself stays without SIMD128 (`configure`).
+        shim.flag("-msimd128").file("shim/wasm/runtime.cpp");
     }
 
     let hint = "a C++ compiler is needed to build physics (Debian: apt-get install g++; for \
                 wasm32: apt-get install clang), or set ODORI_NO_BULLET=1 to build without it";
     shim.try_compile("odori_bullet_shim")
-        .map_err(|e| format!("compiling shim/odori_bullet.cpp failed: {e}; {hint}"))?;
+        .map_err(|e| format!("compiling the shim (shim/*.cpp) failed: {e}; {hint}"))?;
     bullet
         .try_compile("odori_bullet3")
         .map_err(|e| format!("compiling Bullet ({}) failed: {e}; {hint}", src.display()))?;

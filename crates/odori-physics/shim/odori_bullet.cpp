@@ -5,6 +5,7 @@
 // file, which keeps the Rust side free of C++ ABI details.
 
 #include "odori_bullet.h"
+#include "odori_solver.h"
 
 #include <btBulletDynamicsCommon.h>
 
@@ -89,7 +90,7 @@ struct OdoriBtWorld {
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher;
     btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
+    odori::Solver solver;
     World world;
     btVector3 gravity;
     btAlignedObjectArray<Body> bodies;
@@ -127,6 +128,11 @@ OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz) {
 }
 
 void odori_bt_world_free(OdoriBtWorld *world) { delete world; }
+
+void odori_bt_solver_iterations(const OdoriBtWorld *w, long long *fast, long long *bullet) {
+    *fast = w ? w->solver.fast_iterations() : 0;
+    *bullet = w ? w->solver.bullet_iterations() : 0;
+}
 
 int odori_bt_add_body(OdoriBtWorld *w, const OdoriBtBody *d) {
     if (!w || !d) return -1;

@@ -54,6 +54,8 @@ typedef struct OdoriBtJoint {
 
 OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz);
 void odori_bt_world_free(OdoriBtWorld *world);
+/* Solver iterations so far that ran odori's row loop (fast) and Bullet's own (bullet). */
+void odori_bt_solver_iterations(const OdoriBtWorld *world, long long *fast, long long *bullet);
 
 /* Returns the body's index, or -1 when the description is unusable. */
 int odori_bt_add_body(OdoriBtWorld *world, const OdoriBtBody *desc);

@@ -108,6 +108,14 @@ mod real {
             // SAFETY: valid world; the shim checks the arguments.
             unsafe { ffi::odori_bt_step(self.ptr.as_ptr(), substeps as i32, fixed_dt) }
         }
+
+        /// Solver iterations so far: (odori's row loop, Bullet's own).
+        pub fn solver_iterations(&self) -> (u64, u64) {
+            let (mut fast, mut bullet) = (0i64, 0i64);
+            // SAFETY: valid world; both pointers are to live locals.
+            unsafe { ffi::odori_bt_solver_iterations(self.ptr.as_ptr(), &mut fast, &mut bullet) };
+            (fast as u64, bullet as u64)
+        }
     }
 
     impl Drop for World {
@@ -156,6 +164,9 @@ mod stub {
             match self.never {}
         }
         pub fn step(&mut self, _: u32, _: f32) {
+            match self.never {}
+        }
+        pub fn solver_iterations(&self) -> (u64, u64) {
             match self.never {}
         }
     }

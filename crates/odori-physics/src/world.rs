@@ -184,6 +184,13 @@ impl PhysicsWorld {
         &self.diagnostics
     }
 
+    /// Solver iterations this world has run so far: (those odori's own row loop ran, those
+    /// left to Bullet's), so a test can see which path stepped it. odori's loop takes every
+    /// iteration of MMD's joints and contacts (shim/odori_solver.cpp).
+    pub fn solver_iterations(&self) -> (u64, u64) {
+        self.world.solver_iterations()
+    }
+
     /// Number of bodies in the world.
     pub fn body_count(&self) -> usize {
         self.bodies.len()

@@ -90,6 +90,14 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
         );
         run.frames.push(inst.world_transforms().collect::<Vec<_>>());
     }
+    // Every solver iteration ran odori's row loop (shim/odori_solver.cpp), none Bullet's: the
+    // runs checked here, and odori's fingerprints (recorded with Bullet's loop, the same bits),
+    // are of the fast path.
+    let (fast, bullet) = world.solver_iterations();
+    assert!(
+        fast >= u64::from(frames) * 2 * 10 && bullet == 0,
+        "solver iterations: {fast} in odori's loop, {bullet} in Bullet's"
+    );
     Some(run)
 }
 
