@@ -2,10 +2,12 @@
 //! `btDiscreteDynamicsWorld` with sphere, box and capsule bodies and 6-DOF spring joints)
 //! pulls from Bullet's LinearMath, BulletCollision and BulletDynamics libraries. Found by
 //! linking the shim against all of those libraries' files with a link map (`-Wl,-Map`):
-//! these 65 of 120 are the archive members the linker took; the rest (soft bodies,
+//! these 65 of 120 are the archive members the linker took, and btAxisSweep3.cpp (the shim's
+//! broadphase) since; the rest (soft bodies,
 //! Featherstone, vehicles, GImpact, the task scheduler, …) only cost build time.
 
 pub const BULLET: &[&str] = &[
+    "BulletCollision/BroadphaseCollision/btAxisSweep3.cpp",
     "BulletCollision/BroadphaseCollision/btCollisionAlgorithm.cpp",
     "BulletCollision/BroadphaseCollision/btDbvt.cpp",
     "BulletCollision/BroadphaseCollision/btDbvtBroadphase.cpp",

@@ -52,7 +52,8 @@ typedef struct OdoriBtJoint {
     float stop_erp;
 } OdoriBtJoint;
 
-OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz);
+/* A world for up to max_bodies bodies (odori_bt_add_body refuses more). */
+OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz, int max_bodies);
 void odori_bt_world_free(OdoriBtWorld *world);
 /* Solver iterations so far that ran odori's row loop (fast) and Bullet's own (bullet). */
 void odori_bt_solver_iterations(const OdoriBtWorld *world, long long *fast, long long *bullet);

@@ -54,9 +54,13 @@ mod real {
     unsafe impl Send for World {}
 
     impl World {
-        pub fn new(gravity: Vec3) -> Result<World, PhysicsError> {
+        /// A world for up to `max_bodies` bodies ([`World::add_body`] refuses more: the
+        /// broadphase allocates its handles up front).
+        pub fn new(gravity: Vec3, max_bodies: usize) -> Result<World, PhysicsError> {
+            // More than the shim takes (2^24) fails there, as a null world.
+            let max = i32::try_from(max_bodies.max(1)).unwrap_or(i32::MAX);
             // SAFETY: plain constructor; a null result is handled.
-            let ptr = unsafe { ffi::odori_bt_world_new(gravity.x, gravity.y, gravity.z) };
+            let ptr = unsafe { ffi::odori_bt_world_new(gravity.x, gravity.y, gravity.z, max) };
             NonNull::new(ptr)
                 .map(|ptr| World { ptr, bodies: 0 })
                 .ok_or(PhysicsError::WorldCreation)
@@ -139,7 +143,7 @@ mod stub {
     }
 
     impl World {
-        pub fn new(_gravity: Vec3) -> Result<World, PhysicsError> {
+        pub fn new(_gravity: Vec3, _max_bodies: usize) -> Result<World, PhysicsError> {
             Err(PhysicsError::Unavailable)
         }
         pub fn add_body(&mut self, _: &BodyDesc) -> Option<u32> {

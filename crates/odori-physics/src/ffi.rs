@@ -45,7 +45,12 @@ pub struct OdoriBtJoint {
 
 #[cfg(not(odori_no_bullet))]
 unsafe extern "C" {
-    pub fn odori_bt_world_new(gx: c_float, gy: c_float, gz: c_float) -> *mut OdoriBtWorld;
+    pub fn odori_bt_world_new(
+        gx: c_float,
+        gy: c_float,
+        gz: c_float,
+        max_bodies: c_int,
+    ) -> *mut OdoriBtWorld;
     pub fn odori_bt_world_free(world: *mut OdoriBtWorld);
     pub fn odori_bt_solver_iterations(world: *const OdoriBtWorld, fast: *mut i64, bullet: *mut i64);
     pub fn odori_bt_add_body(world: *mut OdoriBtWorld, desc: *const OdoriBtBody) -> c_int;

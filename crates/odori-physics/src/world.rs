@@ -53,7 +53,7 @@ impl PhysicsWorld {
         model: &Model,
         config: PhysicsConfig,
     ) -> Result<PhysicsWorld, PhysicsError> {
-        let mut world = World::new(config.gravity)?;
+        let mut world = World::new(config.gravity, rig.bodies.len())?;
         let mut diagnostics = rig.diagnostics.clone();
         let mut bodies = Vec::with_capacity(rig.bodies.len());
         // rig body index → Bullet body index.
