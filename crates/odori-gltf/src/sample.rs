@@ -53,6 +53,7 @@ pub fn sample(
         deform: false,
         settle,
         preroll: Preroll::FromStart { step },
+        ..PlayerOptions::default()
     };
     let mut player = Player::new(scene, options);
     let warnings = player.warnings().to_vec();

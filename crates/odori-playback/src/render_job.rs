@@ -440,6 +440,7 @@ impl RenderJob {
             } else {
                 Preroll::Off
             },
+            ..PlayerOptions::default()
         };
         let player = Player::new(scene.clone(), player_options);
         for w in player.warnings() {

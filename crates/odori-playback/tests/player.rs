@@ -38,6 +38,7 @@ fn compare(scene: Scene, physics: bool, frames: &[f64]) -> usize {
         deform: true,
         settle: 0.0,
         preroll: Preroll::Off,
+        ..PlayerOptions::default()
     };
     let mut player = Player::new(scene.clone(), options);
     let mut world = physics.then(|| {
@@ -180,4 +181,41 @@ fn files_group_into_models_and_motions() {
         .err()
         .expect("a missing file fails");
     assert!(missing.to_string().contains("no/such.pmx"), "{missing}");
+}
+
+/// `stage_times_every`: only one evaluation in that many reads the clock; the others leave
+/// the last timed one's figures exactly as they were (the evidence that they read nothing:
+/// any read would have moved a nanosecond count), and the pose they hand out is the same.
+#[test]
+fn stage_times_are_taken_on_one_evaluation_in_n() {
+    let scene = Arc::new(Scene::demo());
+    let options = |every| PlayerOptions {
+        physics: false,
+        deform: false,
+        stage_times_every: every,
+        ..PlayerOptions::default()
+    };
+    let mut sampled = Player::new(scene.clone(), options(3));
+    let mut every = Player::new(scene, options(1));
+    let (mut a, mut b) = (Frame::default(), Frame::default());
+    let mut timed = Vec::new();
+    for k in 0..9 {
+        sampled.evaluate_at(f64::from(k) * 7.0, &mut a);
+        every.evaluate_at(f64::from(k) * 7.0, &mut b);
+        assert!(same_bits(
+            a.models()[0].skinning(),
+            b.models()[0].skinning()
+        ));
+        timed.push(sampled.stage_times());
+    }
+    for (k, t) in timed.iter().enumerate() {
+        if k % 3 == 0 {
+            assert!(t.pose > std::time::Duration::ZERO, "evaluation {k} timed");
+            if k > 0 {
+                assert_ne!(*t, timed[k - 1], "evaluation {k} took new times");
+            }
+        } else {
+            assert_eq!(*t, timed[k - 1], "evaluation {k} kept the last times");
+        }
+    }
 }

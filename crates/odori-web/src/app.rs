@@ -157,7 +157,8 @@ impl App {
         self.draw_ms = now_ms() - t;
     }
 
-    /// The last frame's stage times in milliseconds: pose, physics, deform, draw.
+    /// Stage times in milliseconds: pose, physics, deform (of the last frame the player
+    /// timed, one in eight: `options::player_options`), draw (of the last frame drawn).
     pub fn stage_times(&self) -> Vec<f64> {
         let t = self.player.stage_times();
         vec![
