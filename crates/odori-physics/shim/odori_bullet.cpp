@@ -146,6 +146,10 @@ OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz, int max_bodies) {
 
 void odori_bt_world_free(OdoriBtWorld *world) { delete world; }
 
+void odori_bt_force_bullet_solver_loop(OdoriBtWorld *w, int on) {
+    if (w) w->solver.force_bullet_loop(on != 0);
+}
+
 void odori_bt_solver_iterations(const OdoriBtWorld *w, long long *fast, long long *bullet) {
     *fast = w ? w->solver.fast_iterations() : 0;
     *bullet = w ? w->solver.bullet_iterations() : 0;

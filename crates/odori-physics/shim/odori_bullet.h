@@ -55,6 +55,8 @@ typedef struct OdoriBtJoint {
 /* A world for up to max_bodies bodies (odori_bt_add_body refuses more). */
 OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz, int max_bodies);
 void odori_bt_world_free(OdoriBtWorld *world);
+/* Nonzero: every solver iteration runs Bullet's own loop, not odori's (for tests). */
+void odori_bt_force_bullet_solver_loop(OdoriBtWorld *world, int on);
 /* Solver iterations so far that ran odori's row loop (fast) and Bullet's own (bullet). */
 void odori_bt_solver_iterations(const OdoriBtWorld *world, long long *fast, long long *bullet);
 

@@ -15,18 +15,12 @@
 namespace odori {
 namespace {
 
-// One row of projected Gauss-Seidel: the velocity error along the row's Jacobian, the impulse
-// that cancels it, clamped so the accumulated impulse stays in [lower, upper] (`Upper`: rows
-// with an upper limit; contact rows have none), applied to both bodies. Returns the clamped
-// impulse over the row's effective mass, Bullet's residual, computed as Bullet computes it
-// (in double, `1.` being a double literal there).
-//
-// Two spellings of the same arithmetic. With vector extensions (GCC 12+ and clang: SSE2 on
+// The row's projections and impulses, in two spellings of the same arithmetic. With vector extensions (GCC 12+ and clang: SSE2 on
 // x86-64, SIMD128 on wasm32) the products and the velocity updates are four lanes at a time;
 // a lane's product or sum is the same IEEE operation on the same operands as the scalar
 // code's, and each dot product is still summed (x + y) + z, so both give the same bits
-// (tests/fingerprint.rs in odori holds the vector path to hashes recorded with Bullet's own
-// scalar rows). Lane w of a vector is not Bullet's and is left as it was.
+// (odori-physics' tests/solver_loop.rs holds a whole dance stepped by this loop to the same
+// dance stepped by Bullet's own). Lane w of a vector is not Bullet's and is left as it was.
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_shufflevector)
 #define ODORI_SOLVER_VECTOR 1
@@ -60,9 +54,8 @@ inline void apply(btSolverBody &body, const btVector3 &normal, const btVector3 &
     add_xyz(body.internalGetDeltaAngularVelocity(), load(angular) * (i * load(body.m_angularFactor)));
 }
 
-template <bool Upper>
-inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c) {
-    btScalar delta = c.m_rhs - btScalar(c.m_appliedImpulse) * c.m_cfm;
+// The row's Jacobian times each body's velocity change so far: (va, vb).
+inline void projections(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c, btScalar &va, btScalar &vb) {
     // The four products, then transposed so one lane holds one dot product's x, y or z.
     const v4 p = load(c.m_contactNormal1) * load(a.internalGetDeltaLinearVelocity());
     const v4 q = load(c.m_relpos1CrossNormal) * load(a.internalGetDeltaAngularVelocity());
@@ -76,8 +69,32 @@ inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstr
     const v4 y = __builtin_shufflevector(pq01, rt01, 2, 3, 6, 7);
     const v4 z = __builtin_shufflevector(pq2, rt2, 0, 1, 4, 5);
     const v4 dots = (x + y) + z;
-    const btScalar va = dots[0] + dots[1];
-    const btScalar vb = dots[2] + dots[3];
+    va = dots[0] + dots[1];
+    vb = dots[2] + dots[3];
+}
+#else
+inline void projections(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c, btScalar &va, btScalar &vb) {
+    va = c.m_contactNormal1.dot(a.internalGetDeltaLinearVelocity()) +
+         c.m_relpos1CrossNormal.dot(a.internalGetDeltaAngularVelocity());
+    vb = c.m_contactNormal2.dot(b.internalGetDeltaLinearVelocity()) +
+         c.m_relpos2CrossNormal.dot(b.internalGetDeltaAngularVelocity());
+}
+
+inline void apply(btSolverBody &body, const btVector3 &normal, const btVector3 &angular, btScalar impulse) {
+    body.internalApplyImpulse(normal * body.internalGetInvMass(), angular, impulse);
+}
+#endif
+
+// One row of projected Gauss-Seidel: the velocity error along the row's Jacobian, the impulse
+// that cancels it, clamped so the accumulated impulse stays in [lower, upper] (`Upper`: rows
+// with an upper limit; contact rows have none), applied to both bodies. Returns the clamped
+// impulse over the row's effective mass, Bullet's residual, computed as Bullet computes it
+// (in double, `1.` being a double literal there).
+template <bool Upper>
+inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c) {
+    btScalar delta = c.m_rhs - btScalar(c.m_appliedImpulse) * c.m_cfm;
+    btScalar va, vb;
+    projections(a, b, c, va, vb);
     delta -= va * c.m_jacDiagABInv;
     delta -= vb * c.m_jacDiagABInv;
     const btScalar sum = btScalar(c.m_appliedImpulse) + delta;
@@ -94,31 +111,6 @@ inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstr
     apply(b, c.m_contactNormal2, c.m_angularComponentB, delta);
     return static_cast<btScalar>(delta * (1. / c.m_jacDiagABInv));
 }
-#else
-template <bool Upper>
-inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c) {
-    btScalar delta = c.m_rhs - btScalar(c.m_appliedImpulse) * c.m_cfm;
-    const btScalar va = c.m_contactNormal1.dot(a.internalGetDeltaLinearVelocity()) +
-                        c.m_relpos1CrossNormal.dot(a.internalGetDeltaAngularVelocity());
-    const btScalar vb = c.m_contactNormal2.dot(b.internalGetDeltaLinearVelocity()) +
-                        c.m_relpos2CrossNormal.dot(b.internalGetDeltaAngularVelocity());
-    delta -= va * c.m_jacDiagABInv;
-    delta -= vb * c.m_jacDiagABInv;
-    const btScalar sum = btScalar(c.m_appliedImpulse) + delta;
-    if (sum < c.m_lowerLimit) {
-        delta = c.m_lowerLimit - c.m_appliedImpulse;
-        c.m_appliedImpulse = c.m_lowerLimit;
-    } else if (Upper && sum > c.m_upperLimit) {
-        delta = c.m_upperLimit - c.m_appliedImpulse;
-        c.m_appliedImpulse = c.m_upperLimit;
-    } else {
-        c.m_appliedImpulse = sum;
-    }
-    a.internalApplyImpulse(c.m_contactNormal1 * a.internalGetInvMass(), c.m_angularComponentA, delta);
-    b.internalApplyImpulse(c.m_contactNormal2 * b.internalGetInvMass(), c.m_angularComponentB, delta);
-    return static_cast<btScalar>(delta * (1. / c.m_jacDiagABInv));
-}
-#endif
 
 // Joints whose `solveConstraintObsolete` is btTypedConstraint's empty one.
 bool has_no_obsolete_solve(const btTypedConstraint *c) {
@@ -134,8 +126,8 @@ btScalar Solver::solveSingleIteration(int iteration, btCollisionObject **bodies,
                                       btTypedConstraint **constraints, int numConstraints,
                                       const btContactSolverInfo &info, btIDebugDraw *debug) {
     // What this loop does not do: shuffled row order, contact and friction rows interleaved,
-    // rolling friction, joints with an obsolete solve of their own.
-    bool covered = !(info.m_solverMode & (SOLVER_RANDMIZE_ORDER | SOLVER_INTERLEAVE_CONTACT_AND_FRICTION_CONSTRAINTS)) &&
+    // rolling friction, joints with an obsolete solve of their own; and, when asked, nothing.
+    bool covered = !force_bullet_ && !(info.m_solverMode & (SOLVER_RANDMIZE_ORDER | SOLVER_INTERLEAVE_CONTACT_AND_FRICTION_CONSTRAINTS)) &&
                    m_tmpSolverContactRollingFrictionConstraintPool.size() == 0;
     for (int j = 0; covered && j < numConstraints; ++j) {
         covered = has_no_obsolete_solve(constraints[j]);

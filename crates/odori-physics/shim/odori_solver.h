@@ -16,6 +16,8 @@ public:
     // which path ran).
     long long fast_iterations() const { return fast_; }
     long long bullet_iterations() const { return bullet_; }
+    // Send every iteration to Bullet's own loop (tests compare the two).
+    void force_bullet_loop(bool on) { force_bullet_ = on; }
 
 protected:
     btScalar solveSingleIteration(int iteration, btCollisionObject **bodies, int numBodies,
@@ -26,6 +28,7 @@ protected:
 private:
     long long fast_ = 0;
     long long bullet_ = 0;
+    bool force_bullet_ = false;
 };
 
 }  // namespace odori

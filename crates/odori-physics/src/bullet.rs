@@ -113,6 +113,11 @@ mod real {
             unsafe { ffi::odori_bt_step(self.ptr.as_ptr(), substeps as i32, fixed_dt) }
         }
 
+        pub fn force_bullet_solver_loop(&mut self, on: bool) {
+            // SAFETY: valid world.
+            unsafe { ffi::odori_bt_force_bullet_solver_loop(self.ptr.as_ptr(), i32::from(on)) }
+        }
+
         /// Solver iterations so far: (odori's row loop, Bullet's own).
         pub fn solver_iterations(&self) -> (u64, u64) {
             let (mut fast, mut bullet) = (0i64, 0i64);
@@ -168,6 +173,9 @@ mod stub {
             match self.never {}
         }
         pub fn step(&mut self, _: u32, _: f32) {
+            match self.never {}
+        }
+        pub fn force_bullet_solver_loop(&mut self, _: bool) {
             match self.never {}
         }
         pub fn solver_iterations(&self) -> (u64, u64) {

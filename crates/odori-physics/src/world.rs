@@ -191,6 +191,13 @@ impl PhysicsWorld {
         self.world.solver_iterations()
     }
 
+    /// Step with Bullet's own solver loop instead of odori's (on) or as usual (off): the
+    /// reference odori's loop is held to bit for bit (`tests/solver_loop.rs`). Changes no
+    /// result: both give the same bits; Bullet's is slower.
+    pub fn force_bullet_solver_loop(&mut self, on: bool) {
+        self.world.force_bullet_solver_loop(on);
+    }
+
     /// Number of bodies in the world.
     pub fn body_count(&self) -> usize {
         self.bodies.len()

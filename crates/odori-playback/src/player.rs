@@ -314,7 +314,9 @@ impl Player {
         // One clock read between stages (the end of one is the start of the next), none for
         // a stage that does not run, none at all in an evaluation that is not timed: each read
         // is a call out of wasm on a web page.
-        let timed = self.evaluations.is_multiple_of(options.stage_times_every.max(1));
+        let timed = self
+            .evaluations
+            .is_multiple_of(options.stage_times_every.max(1));
         self.evaluations = self.evaluations.wrapping_add(1);
         let mut mark = timed.then(Instant::now);
         let mut lap = |stage: &mut Duration| {

@@ -1,0 +1,113 @@
+//! odori's solver loop (`shim/odori_solver.cpp`) against Bullet's own, the reference it
+//! replaces: the whole of wavefile_v2 stepped on Gene_light.pmx and on miku_v2.pmd twice, once
+//! with each loop, must give every bone's world matrix the same bits in every frame. Bullet's
+//! loop is `btSequentialImpulseConstraintSolver::solveSingleIteration` itself
+//! (`PhysicsWorld::force_bullet_solver_loop`), and the iteration counters show which loop ran
+//! each world, so neither run can quietly take the other's path.
+//!
+//! Also a small rig built in code, which runs without `../shared`.
+
+mod common;
+
+use odori_physics::{PhysicsModel, PhysicsWorld};
+use odori_pose::{Instance, Model, Motion};
+
+/// Frames `0..frames` with physics; every bone's world matrix of every frame, and the world's
+/// solver iteration counts (odori's loop, Bullet's).
+fn run(
+    model: &Model,
+    motion: &Motion,
+    rig: &PhysicsModel,
+    frames: u32,
+    bullet_loop: bool,
+) -> Option<(Vec<u32>, (u64, u64))> {
+    let mut world: PhysicsWorld = common::world(rig, model)?;
+    world.force_bullet_solver_loop(bullet_loop);
+    let mut inst = Instance::new(model, motion);
+    let mut bits = Vec::new();
+    for f in 0..frames {
+        world.evaluate(model, motion, &mut inst, f as f32).unwrap();
+        for w in inst.world_transforms() {
+            bits.extend(w.to_cols_array().iter().map(|v| v.to_bits()));
+        }
+    }
+    Some((bits, world.solver_iterations()))
+}
+
+fn check(name: &str, model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) {
+    let Some((ours, (fast, slow))) = run(model, motion, rig, frames, false) else {
+        return;
+    };
+    let (bullets, (fast_b, slow_b)) = run(model, motion, rig, frames, true).unwrap();
+    // Each run took one loop only, both ran as many iterations (a loop stops early, as
+    // Bullet's does, once no row moves: their residuals agree too), and at least one for each
+    // 1/60 s step.
+    assert!(
+        fast >= u64::from(frames) * 2 && slow == 0,
+        "{name}: odori's run took {fast} iterations in its loop and {slow} in Bullet's"
+    );
+    assert!(
+        fast_b == 0 && slow_b == fast,
+        "{name}: the reference run took {fast_b} iterations in odori's loop and {slow_b} in \
+         Bullet's (odori's run {fast})"
+    );
+    assert_eq!(ours.len(), bullets.len());
+    assert!(
+        ours.len() >= frames as usize * model.bone_count() * 12,
+        "every bone of every frame"
+    );
+    let per_frame = model.bone_count() * 12;
+    if let Some(i) = ours.iter().zip(&bullets).position(|(a, b)| a != b) {
+        panic!(
+            "{name}: odori's solver loop leaves Bullet's at frame {}, bone {}",
+            i / per_frame,
+            i % per_frame / 12
+        );
+    }
+    println!(
+        "{name}: {frames} frames, {} floats, bit-identical to Bullet's loop ({fast} iterations)",
+        ours.len()
+    );
+}
+
+#[test]
+fn gene_light_pmx_whole_dance_equals_bullets_loop() {
+    let (Some(pmx), Some(vmd)) = (
+        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+    ) else {
+        return;
+    };
+    let pmx = odori_format::Pmx::read(pmx).unwrap();
+    let model = Model::from_pmx(&pmx).unwrap();
+    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
+    let rig = PhysicsModel::from_pmx(&pmx, &model);
+    let frames = motion.end_frame() as u32 + 1;
+    assert!(frames > 2800, "the whole of wavefile_v2");
+    check("Gene_light.pmx", &model, &motion, &rig, frames);
+}
+
+#[test]
+fn miku_v2_pmd_whole_dance_equals_bullets_loop() {
+    let (Some(pmd), Some(vmd)) = (
+        odori_testkit::shared("assets/miku_v2/miku_v2.pmd"),
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+    ) else {
+        return;
+    };
+    let pmd = odori_format::Pmd::read(pmd).unwrap();
+    let model = Model::from_pmd(&pmd).unwrap();
+    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
+    let rig = PhysicsModel::from_pmd(&pmd, &model);
+    let frames = motion.end_frame() as u32 + 1;
+    check("miku_v2.pmd", &model, &motion, &rig, frames);
+}
+
+#[test]
+fn small_rig_equals_bullets_loop() {
+    let pmx = common::rig();
+    let model = Model::from_pmx(&pmx).unwrap();
+    let motion = Motion::from_vmd(&model, &common::sway());
+    let rig = PhysicsModel::from_pmx(&pmx, &model);
+    check("the small rig", &model, &motion, &rig, 240);
+}
