@@ -244,19 +244,11 @@ fn every_physics_dump_is_compared() {
 
 #[test]
 fn gene_physics_bones_stay_near_the_bullet_peers() {
-    let (Some(pmx), Some(vmd), Some(wasm), Some(anim)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-        load(GENE[0]),
-        load(GENE[1]),
-    ) else {
+    let (Some(wasm), Some(anim), Some(d)) = (load(GENE[0]), load(GENE[1]), common::gene_wavefile())
+    else {
         return;
     };
-    let pmx = odori_format::Pmx::read(pmx).unwrap();
-    let model = Model::from_pmx(&pmx).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmx(&pmx, &model);
-    let Some(t) = compare(&model, &motion, &rig, &[&wasm, &anim]) else {
+    let Some(t) = compare(&d.model, &d.motion, &d.rig, &[&wasm, &anim]) else {
         return;
     };
     check("Gene_light.pmx vs babylon-mmd WASM and mmd-anim", &t, 0.3);
@@ -269,19 +261,11 @@ fn gene_physics_bones_stay_near_the_bullet_peers() {
 /// bounds of every comparison here.
 #[test]
 fn gene_physics_bones_stay_near_babylon_mmd_js() {
-    let (Some(pmx), Some(vmd), Some(js), Some(wasm)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-        load(GENE_JS),
-        load(GENE[0]),
-    ) else {
+    let (Some(js), Some(wasm), Some(d)) = (load(GENE_JS), load(GENE[0]), common::gene_wavefile())
+    else {
         return;
     };
-    let pmx = odori_format::Pmx::read(pmx).unwrap();
-    let model = Model::from_pmx(&pmx).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmx(&pmx, &model);
-    let Some(t) = compare(&model, &motion, &rig, &[&js]) else {
+    let Some(t) = compare(&d.model, &d.motion, &d.rig, &[&js]) else {
         return;
     };
     // babylon-mmd WASM's worst distance to JS over frames 0–60, on the same bones.
@@ -299,19 +283,11 @@ fn gene_physics_bones_stay_near_babylon_mmd_js() {
 /// miku_v2.pmd has babylon-mmd dumps only (JavaScript and WASM runtimes over the same Bullet).
 #[test]
 fn miku_physics_bones_stay_near_babylon_mmd() {
-    let (Some(pmd), Some(vmd), Some(wasm), Some(js)) = (
-        odori_testkit::shared("assets/miku_v2/miku_v2.pmd"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-        load(MIKU[0]),
-        load(MIKU[1]),
-    ) else {
+    let (Some(wasm), Some(js), Some(d)) = (load(MIKU[0]), load(MIKU[1]), common::miku_wavefile())
+    else {
         return;
     };
-    let pmd = odori_format::Pmd::read(pmd).unwrap();
-    let model = Model::from_pmd(&pmd).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmd(&pmd, &model);
-    let Some(t) = compare(&model, &motion, &rig, &[&wasm, &js]) else {
+    let Some(t) = compare(&d.model, &d.motion, &d.rig, &[&wasm, &js]) else {
         return;
     };
     // Both peers are babylon-mmd (one Bullet), so this is one reference, not two; the twin

@@ -189,45 +189,31 @@ fn check(name: &str, model: &Model, motion: &Motion, rig: &PhysicsModel, moving:
 
 #[test]
 fn gene_light_pmx_over_wavefile() {
-    let (Some(pmx), Some(vmd)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-    ) else {
+    let Some(d) = common::gene_wavefile() else {
         return;
     };
-    let pmx = odori_format::Pmx::read(pmx).unwrap();
-    let model = Model::from_pmx(&pmx).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmx(&pmx, &model);
-    assert_eq!((rig.bodies.len(), rig.joints.len()), (87, 92));
-    assert!(rig.diagnostics.is_empty(), "{:?}", rig.diagnostics);
+    assert_eq!((d.rig.bodies.len(), d.rig.joints.len()), (87, 92));
+    assert!(d.rig.diagnostics.is_empty(), "{:?}", d.rig.diagnostics);
     check(
         "Gene_light.pmx",
-        &model,
-        &motion,
-        &rig,
+        &d.model,
+        &d.motion,
+        &d.rig,
         &["後髪A1_1", "右横髪1_3", "すそ1_1", "前クローク1_2"],
     );
 }
 
 #[test]
 fn miku_v2_pmd_over_wavefile() {
-    let (Some(pmd), Some(vmd)) = (
-        odori_testkit::shared("assets/miku_v2/miku_v2.pmd"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-    ) else {
+    let Some(d) = common::miku_wavefile() else {
         return;
     };
-    let pmd = odori_format::Pmd::read(pmd).unwrap();
-    let model = Model::from_pmd(&pmd).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmd(&pmd, &model);
-    assert!(rig.diagnostics.is_empty(), "{:?}", rig.diagnostics);
+    assert!(d.rig.diagnostics.is_empty(), "{:?}", d.rig.diagnostics);
     check(
         "miku_v2.pmd",
-        &model,
-        &motion,
-        &rig,
+        &d.model,
+        &d.motion,
+        &d.rig,
         &["左髪３", "右髪５", "左ｽｶｰﾄ前", "ﾈｸﾀｲ２"],
     );
 }

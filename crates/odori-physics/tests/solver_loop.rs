@@ -72,35 +72,21 @@ fn check(name: &str, model: &Model, motion: &Motion, rig: &PhysicsModel, frames:
 
 #[test]
 fn gene_light_pmx_whole_dance_equals_bullets_loop() {
-    let (Some(pmx), Some(vmd)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-    ) else {
+    let Some(d) = common::gene_wavefile() else {
         return;
     };
-    let pmx = odori_format::Pmx::read(pmx).unwrap();
-    let model = Model::from_pmx(&pmx).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmx(&pmx, &model);
-    let frames = motion.end_frame() as u32 + 1;
+    let frames = d.motion.end_frame() as u32 + 1;
     assert!(frames > 2800, "the whole of wavefile_v2");
-    check("Gene_light.pmx", &model, &motion, &rig, frames);
+    check("Gene_light.pmx", &d.model, &d.motion, &d.rig, frames);
 }
 
 #[test]
 fn miku_v2_pmd_whole_dance_equals_bullets_loop() {
-    let (Some(pmd), Some(vmd)) = (
-        odori_testkit::shared("assets/miku_v2/miku_v2.pmd"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-    ) else {
+    let Some(d) = common::miku_wavefile() else {
         return;
     };
-    let pmd = odori_format::Pmd::read(pmd).unwrap();
-    let model = Model::from_pmd(&pmd).unwrap();
-    let motion = Motion::from_vmd(&model, &odori_format::Vmd::read(vmd).unwrap());
-    let rig = PhysicsModel::from_pmd(&pmd, &model);
-    let frames = motion.end_frame() as u32 + 1;
-    check("miku_v2.pmd", &model, &motion, &rig, frames);
+    let frames = d.motion.end_frame() as u32 + 1;
+    check("miku_v2.pmd", &d.model, &d.motion, &d.rig, frames);
 }
 
 #[test]

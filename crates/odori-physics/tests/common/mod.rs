@@ -205,3 +205,35 @@ pub fn world_with(
         }
     }
 }
+
+/// A model of `../shared` compiled, with wavefile_v2 bound to it, and its physics rig.
+pub struct Dancing {
+    pub model: odori_pose::Model,
+    pub motion: odori_pose::Motion,
+    pub rig: odori_physics::PhysicsModel,
+}
+
+fn wavefile(
+    model: odori_pose::Model,
+    rig: impl FnOnce(&odori_pose::Model) -> odori_physics::PhysicsModel,
+) -> Option<Dancing> {
+    let vmd = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd")?;
+    let motion = odori_pose::Motion::from_vmd(&model, &Vmd::read(vmd).unwrap());
+    let rig = rig(&model);
+    Some(Dancing { model, motion, rig })
+}
+
+/// Gene_light.pmx × wavefile_v2, or `None` (after a skip notice) without `../shared`.
+pub fn gene_wavefile() -> Option<Dancing> {
+    let pmx = Pmx::read(odori_testkit::shared("assets/gene/Gene_light.pmx")?).unwrap();
+    let model = odori_pose::Model::from_pmx(&pmx).unwrap();
+    wavefile(model, |m| odori_physics::PhysicsModel::from_pmx(&pmx, m))
+}
+
+/// miku_v2.pmd × wavefile_v2, or `None` (after a skip notice) without `../shared`.
+pub fn miku_wavefile() -> Option<Dancing> {
+    let pmd =
+        odori_format::Pmd::read(odori_testkit::shared("assets/miku_v2/miku_v2.pmd")?).unwrap();
+    let model = odori_pose::Model::from_pmd(&pmd).unwrap();
+    wavefile(model, |m| odori_physics::PhysicsModel::from_pmd(&pmd, m))
+}
