@@ -26,15 +26,7 @@ pub(super) fn sqrt_lanes(v: Vec3A) -> Vec3A {
         // SAFETY: SSE is part of the x86_64 baseline, so the instruction always exists.
         Vec3A::from(unsafe { _mm_sqrt_ps(v.into()) })
     }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        // glam's wasm Vec3A::sqrt takes three scalar roots: this is one `f32x4.sqrt`.
-        Vec3A::from(std::arch::wasm32::f32x4_sqrt(v.into()))
-    }
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )))]
+    #[cfg(not(target_arch = "x86_64"))]
     {
         v.sqrt()
     }
