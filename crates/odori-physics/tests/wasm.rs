@@ -247,14 +247,14 @@ fn gene_physics_in_wasm_matches_native_over_frames_0_to_299() {
             d.worst
         );
     }
-    // Both builds take every library function the pose and physics call from the `libm`
-    // crate (odori-pose's IK trig, Bullet's maths, the bodies' rest rotations), so nothing is
-    // left to round differently: every float must be the same bits, not merely close.
     // The first frame that differs says more than the worst one: chaos grows from there.
     if let Some(i) = (native.iter().zip(&wasm)).position(|(a, b)| a.to_bits() != b.to_bits()) {
         let (frame, bone) = place(i);
         println!("first differing float: frame {frame}, bone {bone}");
     }
+    // Both builds take every library function the pose and physics call from the `libm`
+    // crate (odori-pose's IK trig, Bullet's maths, the bodies' rest rotations), so nothing is
+    // left to round differently: every float must be the same bits, not merely close.
     for (d, what) in diffs.iter().zip(["physics", "the pose (IK included)"]) {
         let (frame, bone) = place(d.at);
         assert!(
