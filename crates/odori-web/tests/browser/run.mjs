@@ -121,7 +121,8 @@ try {
     await wait(() => window.odori.loads >= 2 || window.odori.lastError);
     result.motionError = await page.evaluate(() => window.odori.lastError);
     result.geneEndAfter = await page.evaluate(() => window.odori.endFrame());
-    // Pose, and pose with physics, of the first frames, for the test to hold to native's.
+    // Pose, and pose with physics, of as many frames as the test asks (ODORI_WEB_DIGEST), for
+    // it to hold to native's.
     result.poseDigest = await page.evaluate((n) => window.odori.poseDigest(n, false), POSE_FRAMES);
     result.physicsDigest = await page.evaluate((n) => window.odori.poseDigest(n, true), PHYSICS_FRAMES);
     // ODORI_WEB_SONG_ZIP: a zip holding only a song, dropped on the dancing model. Its sound
