@@ -1,6 +1,7 @@
 // Measurement harness, not product: where odori's page spends App.bench's time, from
 // Chromium's sampling profiler (DevTools protocol), by wasm function (self time).
 //   node profile.mjs WEB_DIR ASSETS_DIR [physics=0|1] [deform=0|1] [FRAMES]
+// (PROFILE_REPEAT=N profiles N bench calls; PROFILE_TOP=N lists N functions)
 // Serves WEB_DIR and ASSETS_DIR as run.mjs does, loads Gene × wavefile_v2 through the file
 // input, profiles one bench call (frames 1..FRAMES) and prints the 30 heaviest functions.
 import { geneFiles, launch, serve } from "./harness.mjs";
@@ -20,7 +21,16 @@ const cdp = await page.context().newCDPSession(page);
 await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: +(process.env.PROFILE_INTERVAL_US || 200) });
 await cdp.send("Profiler.start");
-const us = await page.evaluate((a) => window.odori.bench(...a), args);
+// PROFILE_REPEAT: bench calls in the profile (more samples for the short pose-only runs).
+const repeat = +(process.env.PROFILE_REPEAT || 1);
+const us = await page.evaluate(
+  ([a, n]) => {
+    let t = 0;
+    for (let i = 0; i < n; i++) t += window.odori.bench(...a);
+    return t / n;
+  },
+  [args, repeat],
+);
 const { profile } = await cdp.send("Profiler.stop");
 await browser.close();
 server.close();
@@ -36,6 +46,6 @@ profile.samples.forEach((id, i) => {
   total += t;
 });
 console.log(`bench(${args.join(", ")}): ${us.toFixed(1)} µs a frame; ${profile.samples.length} samples`);
-for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, +(process.env.PROFILE_TOP || 30))) {
   console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${name.slice(0, 140)}`);
 }
