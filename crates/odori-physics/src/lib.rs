@@ -54,4 +54,14 @@ pub use config::PhysicsConfig;
 pub use error::PhysicsError;
 pub use frame::FPS;
 pub use rig::{Body, BodyMode, Joint, PhysicsModel, Shape, euler_to_quat};
-pub use world::PhysicsWorld;
+pub use world::{PhysicsWorld, SolverIterations};
+
+/// What the table that remembers Bullet's `powf` results did on this thread so far: (calls it
+/// answered from the table, calls it computed). Bullet's `powf` damps each moving body's
+/// velocities every step; tests read this to see that the table answered those.
+pub fn powf_memo_counts() -> (u64, u64) {
+    #[cfg(not(odori_no_bullet))]
+    return bullet_math::powf_memo_counts();
+    #[cfg(odori_no_bullet)]
+    return (0, 0);
+}
