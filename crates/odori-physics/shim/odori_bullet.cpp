@@ -150,8 +150,10 @@ void odori_bt_force_bullet_solver_loop(OdoriBtWorld *w, int on) {
     if (w) w->solver.force_bullet_loop(on != 0);
 }
 
-void odori_bt_solver_iterations(const OdoriBtWorld *w, long long *fast, long long *bullet) {
+void odori_bt_solver_iterations(const OdoriBtWorld *w, long long *fast, long long *unit, long long *bullet, long long *setups) {
+    *setups = w ? w->solver.joint_setups() : 0;
     *fast = w ? w->solver.fast_iterations() : 0;
+    *unit = w ? w->solver.unit_factor_iterations() : 0;
     *bullet = w ? w->solver.bullet_iterations() : 0;
 }
 

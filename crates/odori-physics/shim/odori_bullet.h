@@ -57,8 +57,11 @@ OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz, int max_bodies);
 void odori_bt_world_free(OdoriBtWorld *world);
 /* Nonzero: every solver iteration runs Bullet's own loop, not odori's (for tests). */
 void odori_bt_force_bullet_solver_loop(OdoriBtWorld *world, int on);
-/* Solver iterations so far that ran odori's row loop (fast) and Bullet's own (bullet). */
-void odori_bt_solver_iterations(const OdoriBtWorld *world, long long *fast, long long *bullet);
+/* Solver iterations so far that ran odori's row loop (fast), those of them whose bodies all had
+ * unit linear and angular factors (unit), and those that ran Bullet's own loop (bullet); and
+ * the solves whose joint rows odori's setup made (setups). */
+void odori_bt_solver_iterations(const OdoriBtWorld *world, long long *fast, long long *unit, long long *bullet,
+                                long long *setups);
 
 /* Returns the body's index, or -1 when the description is unusable. */
 int odori_bt_add_body(OdoriBtWorld *world, const OdoriBtBody *desc);

@@ -40,6 +40,7 @@ mod real {
     use super::{BodyDesc, JointDesc, Pose};
     use crate::PhysicsError;
     use crate::ffi;
+    use crate::world::SolverIterations;
     use glam::Vec3;
     use std::ptr::NonNull;
 
@@ -118,12 +119,25 @@ mod real {
             unsafe { ffi::odori_bt_force_bullet_solver_loop(self.ptr.as_ptr(), i32::from(on)) }
         }
 
-        /// Solver iterations so far: (odori's row loop, Bullet's own).
-        pub fn solver_iterations(&self) -> (u64, u64) {
-            let (mut fast, mut bullet) = (0i64, 0i64);
-            // SAFETY: valid world; both pointers are to live locals.
-            unsafe { ffi::odori_bt_solver_iterations(self.ptr.as_ptr(), &mut fast, &mut bullet) };
-            (fast as u64, bullet as u64)
+        /// Solver iterations so far, by the loop that ran them.
+        pub fn solver_iterations(&self) -> SolverIterations {
+            let (mut fast, mut unit, mut bullet, mut setups) = (0i64, 0i64, 0i64, 0i64);
+            // SAFETY: valid world; the pointers are to live locals.
+            unsafe {
+                ffi::odori_bt_solver_iterations(
+                    self.ptr.as_ptr(),
+                    &mut fast,
+                    &mut unit,
+                    &mut bullet,
+                    &mut setups,
+                )
+            };
+            SolverIterations {
+                odori: fast as u64,
+                odori_unit_factors: unit as u64,
+                bullet: bullet as u64,
+                odori_joint_setups: setups as u64,
+            }
         }
     }
 
@@ -139,6 +153,7 @@ mod real {
 mod stub {
     use super::{BodyDesc, JointDesc, Pose};
     use crate::PhysicsError;
+    use crate::world::SolverIterations;
     use glam::Vec3;
     use std::convert::Infallible;
 
@@ -178,7 +193,7 @@ mod stub {
         pub fn force_bullet_solver_loop(&mut self, _: bool) {
             match self.never {}
         }
-        pub fn solver_iterations(&self) -> (u64, u64) {
+        pub fn solver_iterations(&self) -> SolverIterations {
             match self.never {}
         }
     }

@@ -53,7 +53,13 @@ unsafe extern "C" {
     ) -> *mut OdoriBtWorld;
     pub fn odori_bt_world_free(world: *mut OdoriBtWorld);
     pub fn odori_bt_force_bullet_solver_loop(world: *mut OdoriBtWorld, on: c_int);
-    pub fn odori_bt_solver_iterations(world: *const OdoriBtWorld, fast: *mut i64, bullet: *mut i64);
+    pub fn odori_bt_solver_iterations(
+        world: *const OdoriBtWorld,
+        fast: *mut i64,
+        unit: *mut i64,
+        bullet: *mut i64,
+        setups: *mut i64,
+    );
     pub fn odori_bt_add_body(world: *mut OdoriBtWorld, desc: *const OdoriBtBody) -> c_int;
     pub fn odori_bt_add_joint(world: *mut OdoriBtWorld, desc: *const OdoriBtJoint) -> c_int;
     pub fn odori_bt_set_kinematic(world: *mut OdoriBtWorld, body: c_int, kinematic: c_int);

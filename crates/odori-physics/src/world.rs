@@ -25,6 +25,23 @@ struct BodyState {
     kinematic: bool,
 }
 
+/// Solver iterations a world has run, by the loop that ran them, and whose setup made the
+/// joints' rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SolverIterations {
+    /// Iterations of odori's row loop (`shim/odori_solver.cpp`).
+    pub odori: u64,
+    /// Of those, the iterations whose bodies all had linear and angular factors (1, 1, 1), as
+    /// MMD's do: their rows skip multiplying by them (the same bits; fewer dependent
+    /// operations).
+    pub odori_unit_factors: u64,
+    /// Iterations of Bullet's own loop, `btSequentialImpulseConstraintSolver`'s.
+    pub bullet: u64,
+    /// Solves (one a step and group of bodies) whose joint rows odori's setup made rather
+    /// than Bullet's `convertJoints` (the same rows, bit for bit).
+    pub odori_joint_setups: u64,
+}
+
 /// One model instance's rigid-body world.
 pub struct PhysicsWorld {
     world: World,
@@ -184,16 +201,16 @@ impl PhysicsWorld {
         &self.diagnostics
     }
 
-    /// Solver iterations this world has run so far: (those odori's own row loop ran, those
-    /// left to Bullet's), so a test can see which path stepped it. odori's loop takes every
+    /// Solver iterations this world has run so far, by the loop that ran them, so a test can
+    /// see which path stepped it. odori's loop takes every
     /// iteration of MMD's joints and contacts (shim/odori_solver.cpp).
-    pub fn solver_iterations(&self) -> (u64, u64) {
+    pub fn solver_iterations(&self) -> SolverIterations {
         self.world.solver_iterations()
     }
 
-    /// Step with Bullet's own solver loop instead of odori's (on) or as usual (off): the
-    /// reference odori's loop is held to bit for bit (`tests/solver_loop.rs`). Changes no
-    /// result: both give the same bits; Bullet's is slower.
+    /// Step with Bullet's own solver loop and joint setup instead of odori's (on) or as usual
+    /// (off): the reference odori's are held to bit for bit (`tests/solver_loop.rs`). Changes
+    /// no result: both give the same bits; Bullet's is slower.
     pub fn force_bullet_solver_loop(&mut self, on: bool) {
         self.world.force_bullet_solver_loop(on);
     }

@@ -1,15 +1,15 @@
-//! odori's solver loop (`shim/odori_solver.cpp`) against Bullet's own, the reference it
-//! replaces: the whole of wavefile_v2 stepped on Gene_light.pmx and on miku_v2.pmd twice, once
-//! with each loop, must give every bone's world matrix the same bits in every frame. Bullet's
-//! loop is `btSequentialImpulseConstraintSolver::solveSingleIteration` itself
-//! (`PhysicsWorld::force_bullet_solver_loop`), and the iteration counters show which loop ran
-//! each world, so neither run can quietly take the other's path.
+//! odori's solver loop and joint setup (`shim/odori_solver.cpp`) against Bullet's own, the
+//! reference they replace: the whole of wavefile_v2 stepped on Gene_light.pmx and on
+//! miku_v2.pmd twice, once with each, must give every bone's world matrix the same bits in
+//! every frame. Bullet's are `btSequentialImpulseConstraintSolver::solveSingleIteration` and
+//! `convertJoints` themselves (`PhysicsWorld::force_bullet_solver_loop`), and the counters
+//! show which ran each world, so neither run can quietly take the other's path.
 //!
 //! Also a small rig built in code, which runs without `../shared`.
 
 mod common;
 
-use odori_physics::{PhysicsModel, PhysicsWorld};
+use odori_physics::{PhysicsModel, PhysicsWorld, SolverIterations};
 use odori_pose::{Instance, Model, Motion};
 
 /// Frames `0..frames` with physics; every bone's world matrix of every frame, and the world's
@@ -20,7 +20,7 @@ fn run(
     rig: &PhysicsModel,
     frames: u32,
     bullet_loop: bool,
-) -> Option<(Vec<u32>, (u64, u64))> {
+) -> Option<(Vec<u32>, SolverIterations)> {
     let mut world: PhysicsWorld = common::world(rig, model)?;
     world.force_bullet_solver_loop(bullet_loop);
     let mut inst = Instance::new(model, motion);
@@ -35,19 +35,24 @@ fn run(
 }
 
 fn check(name: &str, model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) {
-    let Some((ours, (fast, slow))) = run(model, motion, rig, frames, false) else {
+    let Some((ours, it)) = run(model, motion, rig, frames, false) else {
         return;
     };
-    let (bullets, (fast_b, slow_b)) = run(model, motion, rig, frames, true).unwrap();
+    let (bullets, it_b) = run(model, motion, rig, frames, true).unwrap();
+    let (fast, slow, fast_b, slow_b) = (it.odori, it.bullet, it_b.odori, it_b.bullet);
     // Each run took one loop only, both ran as many iterations (a loop stops early, as
     // Bullet's does, once no row moves: their residuals agree too), and at least one for each
-    // 1/60 s step.
+    // 1/60 s step. odori's took its rows for unit body factors (MMD's) every time, and set up
+    // the joints' rows itself at least once a frame.
     assert!(
-        fast >= u64::from(frames) * 2 && slow == 0,
-        "{name}: odori's run took {fast} iterations in its loop and {slow} in Bullet's"
+        fast >= u64::from(frames) * 2
+            && slow == 0
+            && it.odori_unit_factors == fast
+            && it.odori_joint_setups >= u64::from(frames),
+        "{name}: odori's run took {it:?}"
     );
     assert!(
-        fast_b == 0 && slow_b == fast,
+        fast_b == 0 && slow_b == fast && it_b.odori_joint_setups == 0,
         "{name}: the reference run took {fast_b} iterations in odori's loop and {slow_b} in \
          Bullet's (odori's run {fast})"
     );
