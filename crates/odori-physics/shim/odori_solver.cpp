@@ -37,7 +37,7 @@ inline bool moves(const btSolverBody &body, const btVector3 &linear, const btVec
 // code's, and each dot product is still summed (x + y) + z, so both give the same bits
 // (odori-physics' tests/solver_loop.rs holds a whole dance stepped by this loop to the same
 // dance stepped by Bullet's own). Lane w of a vector is not Bullet's: the velocity changes'
-// stay +0 (see `add_xyz`, `apply_response`).
+// lanes w stay +0 (see `add_xyz`, `apply_response`).
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_shufflevector)
 #define ODORI_SOLVER_VECTOR 1
@@ -68,8 +68,7 @@ inline void add_xyz(btVector3 &to, v4 add) {
 // Bullet's btSolverBody::internalApplyImpulse: linear += ((normal * invMass) * impulse) *
 // linearFactor, angular += angularComponent * (impulse * angularFactor). `Unit`: both factors
 // are (1, 1, 1), as they are for every MMD body, and a product with 1 is its other operand
-// exactly, so those two multiplies are left out: four cycles fewer on the chain of dependent
-// operations each row waits on.
+// exactly, so those two multiplies are left out.
 template <bool Unit>
 inline void apply(btSolverBody &body, const btVector3 &normal, const btVector3 &angular, btScalar impulse) {
     if (!body.m_originalBody) return;
@@ -396,6 +395,7 @@ void Solver::convert_joint(int first_row, btTypedConstraint *constraint, const b
         response.moves_b = moves(sb, response.linear_b, response.angular_b);
     }
 #else
+    // Without vector extensions convertJoints leaves the rows to Bullet and never calls this.
     (void)first_row, (void)constraint, (void)info1, (void)body_a, (void)body_b, (void)info;
 #endif
 }
