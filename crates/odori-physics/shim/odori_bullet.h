@@ -55,7 +55,8 @@ typedef struct OdoriBtJoint {
 /* A world for up to max_bodies bodies (odori_bt_add_body refuses more). */
 OdoriBtWorld *odori_bt_world_new(float gx, float gy, float gz, int max_bodies);
 void odori_bt_world_free(OdoriBtWorld *world);
-/* Nonzero: every solver iteration runs Bullet's own loop, not odori's (for tests). */
+/* Nonzero: every solver iteration runs Bullet's own loop, and every solve Bullet's own joint
+ * setup, not odori's (for tests). */
 void odori_bt_force_bullet_solver_loop(OdoriBtWorld *world, int on);
 /* Solver iterations so far that ran odori's row loop (fast), those of them whose bodies all had
  * unit linear and angular factors (unit), and those that ran Bullet's own loop (bullet); and

@@ -128,24 +128,9 @@ inline void apply_response(btSolverBody &body, const btVector3 &linear, const bt
 // residual divides by; the same every iteration of a solve.
 inline double inverse_jacobian_diagonal(const btSolverConstraint &c) { return 1. / c.m_jacDiagABInv; }
 
-// One row of projected Gauss-Seidel: the velocity error along the row's Jacobian, the impulse
-// that cancels it, clamped so the accumulated impulse stays in [lower, upper] (`Upper`: rows
-// with an upper limit; contact rows have none), applied to both bodies. Returns the clamped
-// impulse over the row's effective mass, Bullet's residual, computed as Bullet computes it
-// (in double, with `inverse` the row's `inverse_jacobian_diagonal`). `Unit`: see `apply`.
-template <bool Upper>
-inline btScalar row_impulse(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c);
-
-template <bool Upper, bool Unit>
-inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c, double inverse) {
-    const btScalar delta = row_impulse<Upper>(a, b, c);
-    apply<Unit>(a, c.m_contactNormal1, c.m_angularComponentA, delta);
-    apply<Unit>(b, c.m_contactNormal2, c.m_angularComponentB, delta);
-    return static_cast<btScalar>(delta * inverse);
-}
-
-// The row's impulse, clamped, with the row's accumulated impulse updated: `solve_row` but for
-// applying it.
+// The row's impulse: the velocity error along the row's Jacobian and the impulse that cancels
+// it, clamped so the accumulated impulse stays in [lower, upper] (`Upper`: rows with an upper
+// limit; contact rows have none), with the row's accumulated impulse updated.
 template <bool Upper>
 inline btScalar row_impulse(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c) {
     btScalar delta = c.m_rhs - btScalar(c.m_appliedImpulse) * c.m_cfm;
@@ -164,6 +149,17 @@ inline btScalar row_impulse(btSolverBody &a, btSolverBody &b, const btSolverCons
         c.m_appliedImpulse = sum;
     }
     return delta;
+}
+
+// One row of projected Gauss-Seidel: `row_impulse`, applied to both bodies. Returns the clamped
+// impulse over the row's effective mass, Bullet's residual, computed as Bullet computes it (in
+// double, with `inverse` the row's `inverse_jacobian_diagonal`). `Unit`: see `apply`.
+template <bool Upper, bool Unit>
+inline btScalar solve_row(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c, double inverse) {
+    const btScalar delta = row_impulse<Upper>(a, b, c);
+    apply<Unit>(a, c.m_contactNormal1, c.m_angularComponentA, delta);
+    apply<Unit>(b, c.m_contactNormal2, c.m_angularComponentB, delta);
+    return static_cast<btScalar>(delta * inverse);
 }
 
 // Joints whose `solveConstraintObsolete` is btTypedConstraint's empty one.

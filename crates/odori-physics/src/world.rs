@@ -32,8 +32,8 @@ pub struct SolverIterations {
     /// Iterations of odori's row loop (`shim/odori_solver.cpp`).
     pub odori: u64,
     /// Of those, the iterations whose bodies all had linear and angular factors (1, 1, 1), as
-    /// MMD's do: their rows skip multiplying by them (the same bits; fewer dependent
-    /// operations).
+    /// MMD's do: their rows skip multiplying by them (the same bits, two multiplies fewer a
+    /// body update).
     pub odori_unit_factors: u64,
     /// Iterations of Bullet's own loop, `btSequentialImpulseConstraintSolver`'s.
     pub bullet: u64,
@@ -202,8 +202,8 @@ impl PhysicsWorld {
     }
 
     /// Solver iterations this world has run so far, by the loop that ran them, so a test can
-    /// see which path stepped it. odori's loop takes every
-    /// iteration of MMD's joints and contacts (shim/odori_solver.cpp).
+    /// see which path stepped it. odori's loop takes every iteration of MMD's joints and
+    /// contacts (shim/odori_solver.cpp).
     pub fn solver_iterations(&self) -> SolverIterations {
         self.world.solver_iterations()
     }
