@@ -2,12 +2,12 @@
 // App.bench calls alternated between them many times (each page loaded with Gene × wavefile_v2
 // and warmed up first), so a loaded machine's noise falls on both alike. Prints min and median
 // per build and work. For checking that a change to the wasm build is faster.
-//   node ab.mjs WEB_DIR_A WEB_DIR_B ASSETS_DIR [ROUNDS]
+//   node ab.mjs WEB_DIR_A WEB_DIR_B ASSETS_DIR [ROUNDS]   (AB_WORKS=pose: that work alone)
 import { geneFiles, launch, serve } from "./harness.mjs";
 
 const [dirA, dirB, assetsDir, roundsArg] = process.argv.slice(2);
 const ROUNDS = +(roundsArg || 15);
-const FRAMES = 600;
+const FRAMES = +(process.env.AB_FRAMES || 600); // AB_FRAMES: frames 1..N a call
 const roots = { a: dirA, b: dirB, assets: assetsDir };
 const server = await serve(roots);
 const browser = await launch();
@@ -21,7 +21,11 @@ for (const side of ["a", "b"]) {
   await page.waitForFunction(() => window.odori.loads >= 1, null, { timeout: 180000 });
   pages[side] = page;
 }
-const works = [["pose", false, false], ["pose+physics", true, false], ["pose+physics+skinning", true, true]];
+// AB_WORKS=pose (comma-separated) measures only the works named.
+const only = process.env.AB_WORKS ? process.env.AB_WORKS.split(",") : null;
+const works = [["pose", false, false], ["pose+physics", true, false], ["pose+physics+skinning", true, true]].filter(
+  ([w]) => !only || only.includes(w),
+);
 const times = {};
 for (let r = -2; r < ROUNDS; r++) {
   for (const [work, p, d] of works) {
