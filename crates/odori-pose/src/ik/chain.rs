@@ -91,6 +91,12 @@ pub(super) fn refresh_bones(
 /// rotation matrix `m`, then every slot below it from its parent's new skinning matrix.
 /// `outer`: the skinning matrix of the top slot's parent (`None` for a root). Returns the
 /// effector's (last slot's) world position.
+///
+/// The turned slot is composed before the loop and the loop walks the slots below it as a
+/// plain sub-slice: written as one `enumerate().skip(from)` loop with a `k != from` test,
+/// V8 compiled it to a division of the slice's byte length by the slot size and a test per
+/// slot, and the page's whole pose evaluation ran 0.95 × and then 0.985 × the time once each
+/// was gone (A/B in headless Chromium, `bench/ab.mjs`). Same operations, same bits.
 #[inline(always)]
 pub(super) fn refresh_path(
     slots: &mut [ChainSlot],
@@ -98,21 +104,25 @@ pub(super) fn refresh_path(
     outer: Option<Affine3A>,
     m: glam::Mat3A,
 ) -> Vec3A {
-    let turned = &mut slots[from];
-    turned.set_relative(fk::relative_to(turned.rest, m, turned.translation));
-    let mut parent = match from {
+    let n = slots.len();
+    let parent = match from {
         0 => outer,
         _ => Some(slots[from - 1].skin),
     };
-    for (k, slot) in slots.iter_mut().enumerate().skip(from) {
-        let skin = if k != from && slot.at_rest {
-            parent.unwrap_or(Affine3A::IDENTITY)
+    let turned = &mut slots[from];
+    turned.set_relative(fk::relative_to(turned.rest, m, turned.translation));
+    let mut parent = fk::compose(parent, turned.relative);
+    turned.skin = parent;
+    turned.position = fk::position_of(parent, turned.rest);
+    for slot in &mut slots[from + 1..] {
+        let skin = if slot.at_rest {
+            parent
         } else {
-            fk::compose(parent, slot.relative)
+            fk::compose(Some(parent), slot.relative)
         };
         slot.skin = skin;
         slot.position = fk::position_of(skin, slot.rest);
-        parent = Some(skin);
+        parent = skin;
     }
-    slots[slots.len() - 1].position
+    slots[n - 1].position
 }
