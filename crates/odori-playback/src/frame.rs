@@ -3,7 +3,7 @@
 //! bounds; for the scene the camera and the light. Owned and reusable: buffers keep their
 //! capacity from frame to frame, and a frame can cross threads.
 
-use glam::{Affine3A, Vec3, Vec3A};
+use glam::{Affine3A, BVec3A, Vec3, Vec3A};
 use odori_deform::Deformed;
 use odori_pose::MaterialState;
 use odori_render::camera::CameraPose;
@@ -114,11 +114,20 @@ impl Frame {
 /// A box around the posed skeleton (bone positions moved by `placement`), widened by
 /// `margin` for the skin around the bones.
 pub(crate) fn skeleton_bounds(positions: &[Vec3A], placement: Vec3, margin: f32) -> (Vec3, Vec3) {
-    // In Vec3A, whose min and max are one instruction for all three axes.
-    let mut lo = Vec3A::splat(f32::INFINITY);
-    let mut hi = Vec3A::splat(f32::NEG_INFINITY);
+    // In Vec3A, whose min and max are one instruction for all three axes. A non-finite
+    // position (a broken model) is left out: the box of all positions and a flag of whether
+    // every one was finite are gathered without a branch per bone, and the rare box that
+    // saw a non-finite one is gathered again without it.
+    let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+    let mut finite = BVec3A::TRUE;
     for &p in positions {
-        if p.is_finite() {
+        lo = lo.min(p);
+        hi = hi.max(p);
+        finite &= p.is_finite_mask();
+    }
+    if !finite.all() {
+        (lo, hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+        for p in positions.iter().copied().filter(|p| p.is_finite()) {
             lo = lo.min(p);
             hi = hi.max(p);
         }
@@ -148,4 +157,36 @@ pub(crate) fn union_of(boxes: impl Iterator<Item = (Vec3, Vec3)>) -> (Vec3, Vec3
         return (Vec3::ZERO, Vec3::ZERO);
     }
     (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The box is the componentwise min and max of the finite positions, widened by the
+    /// margin and moved by the placement, with and without a non-finite position among them
+    /// (the branch-free gathering and its second pass agree with the definition).
+    #[test]
+    fn skeleton_bounds_hold_the_finite_positions() {
+        let finite = [
+            Vec3A::new(1.0, -2.0, 0.5),
+            Vec3A::new(-3.0, 4.0, -0.25),
+            Vec3A::new(0.0, 1.0, 2.0),
+        ];
+        let placement = Vec3::new(10.0, 0.0, -1.0);
+        let want = (
+            Vec3::new(-3.0, -2.0, -0.25) + placement - Vec3::splat(0.5),
+            Vec3::new(1.0, 4.0, 2.0) + placement + Vec3::splat(0.5),
+        );
+        assert_eq!(skeleton_bounds(&finite, placement, 0.5), want);
+        let mut broken = finite.to_vec();
+        broken.insert(1, Vec3A::new(f32::NAN, 0.0, 0.0));
+        broken.push(Vec3A::new(0.0, f32::INFINITY, 0.0));
+        assert_eq!(skeleton_bounds(&broken, placement, 0.5), want);
+        let none = [Vec3A::splat(f32::NAN)];
+        assert_eq!(
+            skeleton_bounds(&none, placement, 0.5),
+            (placement - Vec3::splat(0.5), placement + Vec3::splat(0.5))
+        );
+    }
 }
