@@ -40,8 +40,10 @@ impl ChainSlot {
 
     /// Chain bone `b` as a solve starts: its current matrices, and its transform relative to
     /// rest from the matrix an IK step built for it (or its rotation's), as
-    /// `fk::update_bone_with` would compute it.
-    #[inline]
+    /// `fk::update_bone_with` would compute it. Inlined into the loops that fill a solve's
+    /// slots, which then build each slot in place (as a call that returned the slot through
+    /// memory, the page's pose evaluation took 1.3 % longer, A/B in headless Chromium).
+    #[inline(always)]
     pub(crate) fn load(model: &Model, inst: &Instance, b: usize) -> ChainSlot {
         let mut slot = ChainSlot {
             rest: model.rest[b],
