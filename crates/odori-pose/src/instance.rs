@@ -388,7 +388,7 @@ impl Instance {
             self.grant_dropped[b] = false;
             fk::update_bone(model, self, b);
         } else if !fk::place_if_at_rest(model, self, b) {
-            fk::update_bone(model, self, b);
+            fk::update_ungranted_bone(model, self, b);
         }
         if flags & crate::model::PASS_EFFECTOR != 0 {
             self.record_pass(model, b);
