@@ -77,7 +77,9 @@ async function babylon(round, mode, msaa, work) {
 }
 
 async function odori(round, msaa, bench) {
-  const page = await open(`${base}/web/?w=${W}&h=${H}&backend=webgl&msaa=${msaa}`);
+  // Opened paused, as babylon-mmd's page draws nothing until its fps run: a playing page would
+  // keep SwiftShader drawing on the machine's cores between and during the bench calls.
+  const page = await open(`${base}/web/?w=${W}&h=${H}&backend=webgl&msaa=${msaa}&paused`);
   await wait(page, () => window.odori && (window.odori.ready || window.odori.lastError));
   const start = await page.evaluate(() => window.odori.lastError);
   if (start) throw new Error(`odori page: ${start}`);
