@@ -53,17 +53,25 @@ inline v4 load(const btVector3 &v) {
     return r;
 }
 
+inline void store(btVector3 &to, v4 v) { __builtin_memcpy(to.m_floats, &v, sizeof v); }
+
 inline v4 splat(btScalar s) { return v4{s, s, s, s}; }
 
 typedef int v4i __attribute__((vector_size(16)));
 
+// Lanes x, y, z of `v`, lane w +0 (Bullet's three-component results have w 0).
+inline v4 xyz(v4 v) { return (v4)((v4i)v & v4i{-1, -1, -1, 0}); }
+
+// Bullet's scalar dot product of the first three lanes: (x + y) + z of the lanes' products.
+inline btScalar dot(v4 a, v4 b) {
+    const v4 p = a * b;
+    return (p[0] + p[1]) + p[2];
+}
+
 // `to` += `add` in x, y and z; lane w gets +0 added, which leaves it as it was (Bullet keeps
 // it +0 and never reads it). Masking `add`'s w to +0 is one instruction; keeping w by a blend
 // took x86-64's baseline SSE2 six shuffles per update.
-inline void add_xyz(btVector3 &to, v4 add) {
-    const v4 sum = load(to) + (v4)((v4i)add & v4i{-1, -1, -1, 0});
-    __builtin_memcpy(to.m_floats, &sum, sizeof sum);
-}
+inline void add_xyz(btVector3 &to, v4 add) { store(to, load(to) + xyz(add)); }
 
 // Bullet's btSolverBody::internalApplyImpulse: linear += ((normal * invMass) * impulse) *
 // linearFactor, angular += angularComponent * (impulse * angularFactor). `Unit`: both factors
@@ -89,22 +97,17 @@ inline void apply(btSolverBody &body, const btVector3 &normal, const btVector3 &
 // the row `moves`.
 inline void apply_response(btSolverBody &body, const btVector3 &linear, const btVector3 &angular, btScalar impulse) {
     const v4 i = splat(impulse);
-    const v4 dv = load(body.internalGetDeltaLinearVelocity()) + load(linear) * i;
-    const v4 dw = load(body.internalGetDeltaAngularVelocity()) + load(angular) * i;
-    __builtin_memcpy(body.internalGetDeltaLinearVelocity().m_floats, &dv, sizeof dv);
-    __builtin_memcpy(body.internalGetDeltaAngularVelocity().m_floats, &dw, sizeof dw);
+    store(body.internalGetDeltaLinearVelocity(), load(body.internalGetDeltaLinearVelocity()) + load(linear) * i);
+    store(body.internalGetDeltaAngularVelocity(), load(body.internalGetDeltaAngularVelocity()) + load(angular) * i);
 }
 
 // The row's Jacobian times each body's velocity change so far: (va, vb).
 inline void projections(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c, btScalar &va, btScalar &vb) {
-    // The four products four lanes at a time, each summed (x + y) + z from its lanes.
-    const v4 p = load(c.m_contactNormal1) * load(a.internalGetDeltaLinearVelocity());
-    const v4 q = load(c.m_relpos1CrossNormal) * load(a.internalGetDeltaAngularVelocity());
-    const v4 r = load(c.m_contactNormal2) * load(b.internalGetDeltaLinearVelocity());
-    const v4 t = load(c.m_relpos2CrossNormal) * load(b.internalGetDeltaAngularVelocity());
-    const auto sum = [](v4 v) { return (v[0] + v[1]) + v[2]; };
-    va = sum(p) + sum(q);
-    vb = sum(r) + sum(t);
+    // The four dot products' products four lanes at a time, each summed (x + y) + z.
+    va = dot(load(c.m_contactNormal1), load(a.internalGetDeltaLinearVelocity())) +
+         dot(load(c.m_relpos1CrossNormal), load(a.internalGetDeltaAngularVelocity()));
+    vb = dot(load(c.m_contactNormal2), load(b.internalGetDeltaLinearVelocity())) +
+         dot(load(c.m_relpos2CrossNormal), load(b.internalGetDeltaAngularVelocity()));
 }
 #else
 inline void projections(btSolverBody &a, btSolverBody &b, const btSolverConstraint &c, btScalar &va, btScalar &vb) {
@@ -267,17 +270,6 @@ void Solver::convertJoints(btTypedConstraint **constraints, int numConstraints, 
 
 #ifdef ODORI_SOLVER_VECTOR
 namespace {
-
-// Lanes x, y, z of `v`, lane w +0 (Bullet's three-component results have w 0).
-inline v4 xyz(v4 v) { return (v4)((v4i)v & v4i{-1, -1, -1, 0}); }
-
-inline void store(btVector3 &to, v4 v) { __builtin_memcpy(to.m_floats, &v, sizeof v); }
-
-// Bullet's scalar dot product of the first three lanes: (x + y) + z of the lanes' products.
-inline btScalar dot(v4 a, v4 b) {
-    const v4 p = a * b;
-    return (p[0] + p[1]) + p[2];
-}
 
 // A 3x3 matrix by columns, so Bullet's `m * v`, whose component i is row i's dot product with
 // v, (m[i][0] * x + m[i][1] * y) + m[i][2] * z, is lane i of (c0 * x + c1 * y) + c2 * z.

@@ -109,13 +109,14 @@ fn simulate(model: &Model, motion: &Motion, rig: &PhysicsModel, frames: u32) -> 
     let (hits, misses) = odori_physics::powf_memo_counts();
     let (hits, misses) = (hits - powf_before.0, misses - powf_before.1);
     let moving = rig.bodies.iter().filter(|b| b.mode.is_dynamic()).count() as u64;
+    let powf = format!(
+        "powf over {frames} frames: {hits} calls answered by the table, {misses} computed, {moving} moving bodies"
+    );
     assert!(
         hits + misses >= u64::from(frames) * 2 * 2 * moving && misses <= 4 * moving,
-        "powf over {frames} frames: {hits} calls answered by the table, {misses} computed, {moving} moving bodies"
+        "{powf}"
     );
-    println!(
-        "powf over {frames} frames: {hits} calls answered by the table, {misses} computed, {moving} moving bodies"
-    );
+    println!("{powf}");
     Some(run)
 }
 
