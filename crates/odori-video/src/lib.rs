@@ -3,13 +3,15 @@
 //! H.264 comes from OpenH264 built into the binary ([`h264`]), muxed by a small MP4 writer of
 //! our own ([`mp4`]). Sound ([`audio`]): an MP3 is stored as it is, anything else (WAV, OGG,
 //! FLAC, AAC) is encoded to AAC in-process; both play in browsers and players, lined up with
-//! the picture by an edit list. [`probe`] reads a file back for checks.
+//! the picture by an edit list. [`segment`] joins MP4s drawn in pieces into one without
+//! re-encoding. [`probe`] reads a file back for checks.
 
 pub mod audio;
 pub mod ffmpeg;
 pub mod h264;
 pub mod mp4;
 pub mod probe;
+pub mod segment;
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -23,6 +25,12 @@ pub enum VideoError {
     Audio(#[from] audio::AudioError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// A segment that cannot be joined (the message says why).
+    #[error("{}: {message}", path.display())]
+    Segment {
+        path: std::path::PathBuf,
+        message: String,
+    },
 }
 
 /// An MP4 being written frame by frame.

@@ -20,6 +20,11 @@ pub struct Track {
     pub edit: Option<(u32, i64)>,
     /// An audio track's decoder configuration from `esds` (AAC's AudioSpecificConfig).
     pub decoder_config: Vec<u8>,
+    /// The sync samples (`stss`, numbered from 1); `None` when the track has no `stss`
+    /// (every sample is one).
+    pub sync_samples: Option<Vec<u32>>,
+    /// The time-to-sample runs (`stts`): (samples, each one's duration in the timescale).
+    pub time_runs: Vec<(u32, u32)>,
     sizes: Vec<u32>,
     offsets: Vec<u64>,
     avcc: Vec<u8>,
@@ -28,6 +33,11 @@ pub struct Track {
 impl Track {
     pub fn seconds(&self) -> f64 {
         self.duration as f64 / self.timescale.max(1) as f64
+    }
+
+    /// The `avcC` box's body (an H.264 track's SPS and PPS); empty for other tracks.
+    pub fn avcc(&self) -> &[u8] {
+        &self.avcc
     }
 
     /// Sample `index`'s bytes in `file`.
@@ -196,9 +206,21 @@ pub fn tracks(file: &[u8]) -> Vec<Track> {
         } else {
             Vec::new()
         };
+        let sync_samples = child(stbl, b"stss").map(|stss| {
+            (0..be32(stss, 4) as usize)
+                .map(|i| be32(stss, 8 + 4 * i))
+                .collect()
+        });
+        let time_runs = child(stbl, b"stts").map_or_else(Vec::new, |stts| {
+            (0..be32(stts, 4) as usize)
+                .map(|i| (be32(stts, 8 + 8 * i), be32(stts, 12 + 8 * i)))
+                .collect()
+        });
         out.push(Track {
             edit,
             decoder_config,
+            sync_samples,
+            time_runs,
             handler: hdlr.get(8..12).map_or([0; 4], |s| s.try_into().unwrap()),
             codec,
             timescale: be32(mdhd, 12),

@@ -8,11 +8,8 @@
 
 mod common;
 
-use odori_video::{Mp4Video, audio, probe};
+use odori_video::{Mp4Video, audio};
 use std::path::Path;
-use symphonia::core::audio::SampleBuffer;
-use symphonia::core::codecs::{CODEC_TYPE_AAC, CODEC_TYPE_MP3, CodecParameters, DecoderOptions};
-use symphonia::core::formats::Packet;
 
 const RATE: u32 = 44_100;
 const CLICK_S: f64 = 1.5;
@@ -46,64 +43,14 @@ fn mux_and_decode(name: &str, track: &odori_video::mp4::AudioTrack) -> (Vec<f32>
     v.finish(Some(track)).unwrap();
     let file = std::fs::read(&path).unwrap();
     let _ = std::fs::remove_file(&path);
-    let tracks = probe::tracks(&file);
-    let sound = tracks
-        .iter()
-        .find(|t| &t.handler == b"soun")
-        .expect("a sound track");
-    let (_, skip) = sound.edit.expect("an edit list");
-    let mut params = CodecParameters::new();
-    let codec = if sound.decoder_config.is_empty() {
-        CODEC_TYPE_MP3
-    } else {
-        CODEC_TYPE_AAC
-    };
-    params
-        .for_codec(codec)
-        .with_sample_rate(sound.timescale)
-        .with_channels(
-            symphonia::core::audio::Channels::FRONT_LEFT
-                | symphonia::core::audio::Channels::FRONT_RIGHT,
-        );
-    if !sound.decoder_config.is_empty() {
-        params.with_extra_data(sound.decoder_config.clone().into_boxed_slice());
-    }
-    let mut decoder = symphonia::default::get_codecs()
-        .make(&params, &DecoderOptions::default())
-        .unwrap();
-    let per = if codec == CODEC_TYPE_MP3 { 1152 } else { 1024 };
-    let mut out = Vec::new();
-    for i in 0..sound.samples as usize {
-        let data = sound.sample(&file, i).unwrap();
-        let packet = Packet::new_from_slice(0, (i * per) as u64, per as u64, data);
-        match decoder.decode(&packet) {
-            Ok(buf) => {
-                let spec = *buf.spec();
-                let mut s = SampleBuffer::<f32>::new(buf.capacity() as u64, spec);
-                s.copy_interleaved_ref(buf);
-                let ch = spec.channels.count();
-                out.extend(s.samples().chunks_exact(ch).map(|f| f[0]));
-            }
-            // The run-up frames before a cut may lack their bit reservoir: silence, as a
-            // player would give, keeps the timeline.
-            Err(_) => out.extend(std::iter::repeat_n(0.0, per)),
-        }
-    }
-    (out, skip as usize)
-}
-
-/// Where the burst starts: the first sample at half its peak.
-fn onset(samples: &[f32]) -> usize {
-    let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
-    assert!(peak > 0.3, "the click was lost (peak {peak})");
-    samples.iter().position(|s| s.abs() >= 0.5 * peak).unwrap()
+    common::played_sound(&file)
 }
 
 /// The click, rendered from `start_s`, plays within 1 ms of `CLICK_S - start_s`.
 fn check(name: &str, track: odori_video::mp4::AudioTrack, start_s: f64) {
     let (decoded, skip) = mux_and_decode(name, &track);
     let want = ((CLICK_S - start_s) * RATE as f64) as i64;
-    let raw = onset(&decoded) as i64;
+    let raw = common::onset(&decoded) as i64;
     let played = raw - skip as i64;
     let ms = |n: i64| n as f64 * 1000.0 / RATE as f64;
     eprintln!(

@@ -1,4 +1,4 @@
-//! Test soundtracks made in code.
+//! Test soundtracks made in code, and an MP4's sound decoded back as a player plays it.
 #![allow(dead_code)]
 
 /// A 16-bit PCM WAV of `samples` (interleaved, −1..1).
@@ -22,4 +22,66 @@ pub fn wav(rate: u32, channels: u16, samples: &[f32]) -> Vec<u8> {
     w.extend_from_slice(&(data.len() as u32).to_le_bytes());
     w.extend_from_slice(&data);
     w
+}
+
+/// An MP4's sound track decoded back (symphonia): (samples of the first channel from the
+/// start of the media, the edit list's media start, which a player skips).
+pub fn played_sound(file: &[u8]) -> (Vec<f32>, usize) {
+    use odori_video::probe;
+    use symphonia::core::audio::SampleBuffer;
+    use symphonia::core::codecs::{
+        CODEC_TYPE_AAC, CODEC_TYPE_MP3, CodecParameters, DecoderOptions,
+    };
+    use symphonia::core::formats::Packet;
+    let tracks = probe::tracks(file);
+    let sound = tracks
+        .iter()
+        .find(|t| &t.handler == b"soun")
+        .expect("a sound track");
+    let (_, skip) = sound.edit.expect("an edit list");
+    let mut params = CodecParameters::new();
+    let codec = if sound.decoder_config.is_empty() {
+        CODEC_TYPE_MP3
+    } else {
+        CODEC_TYPE_AAC
+    };
+    params
+        .for_codec(codec)
+        .with_sample_rate(sound.timescale)
+        .with_channels(
+            symphonia::core::audio::Channels::FRONT_LEFT
+                | symphonia::core::audio::Channels::FRONT_RIGHT,
+        );
+    if !sound.decoder_config.is_empty() {
+        params.with_extra_data(sound.decoder_config.clone().into_boxed_slice());
+    }
+    let mut decoder = symphonia::default::get_codecs()
+        .make(&params, &DecoderOptions::default())
+        .unwrap();
+    let per = if codec == CODEC_TYPE_MP3 { 1152 } else { 1024 };
+    let mut out = Vec::new();
+    for i in 0..sound.samples as usize {
+        let data = sound.sample(file, i).unwrap();
+        let packet = Packet::new_from_slice(0, (i * per) as u64, per as u64, data);
+        match decoder.decode(&packet) {
+            Ok(buf) => {
+                let spec = *buf.spec();
+                let mut s = SampleBuffer::<f32>::new(buf.capacity() as u64, spec);
+                s.copy_interleaved_ref(buf);
+                let ch = spec.channels.count();
+                out.extend(s.samples().chunks_exact(ch).map(|f| f[0]));
+            }
+            // The run-up frames before a cut may lack their bit reservoir: silence, as a
+            // player would give, keeps the timeline.
+            Err(_) => out.extend(std::iter::repeat_n(0.0, per)),
+        }
+    }
+    (out, skip as usize)
+}
+
+/// Where the burst starts: the first sample at half its peak.
+pub fn onset(samples: &[f32]) -> usize {
+    let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    assert!(peak > 0.3, "the click was lost (peak {peak})");
+    samples.iter().position(|s| s.abs() >= 0.5 * peak).unwrap()
 }
