@@ -15,6 +15,7 @@ pub enum Format {
     Pmd,
     Vmd,
     Vpd,
+    Pmm,
 }
 
 impl fmt::Display for Format {
@@ -24,6 +25,7 @@ impl fmt::Display for Format {
             Format::Pmd => "PMD",
             Format::Vmd => "VMD",
             Format::Vpd => "VPD",
+            Format::Pmm => "PMM",
         })
     }
 }
@@ -97,6 +99,9 @@ pub enum ErrorKind {
     Unwritable(String),
     #[error("I/O error: {0}")]
     Io(String),
+    /// A well-formed file this reader cannot read alone (a version 1 PMM without its models).
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// The first bytes of a file for a message: quoted text when they are printable ASCII, else

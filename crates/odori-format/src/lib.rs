@@ -17,12 +17,14 @@ mod sink;
 pub mod sjis;
 
 pub mod pmd;
+pub mod pmm;
 pub mod pmx;
 pub mod vmd;
 pub mod vpd;
 
 pub use error::{Diagnostic, ErrorKind, Format, FormatError, Location, Result};
 pub use pmd::Pmd;
+pub use pmm::Pmm;
 pub use pmx::Pmx;
 pub use sjis::SjisName;
 pub use vmd::Vmd;
@@ -49,6 +51,8 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
         Some(Format::Vmd)
     } else if bytes.starts_with(b"Vocaloid Pose Data file") {
         Some(Format::Vpd)
+    } else if bytes.starts_with(pmm::MAGIC_V2) || bytes.starts_with(pmm::MAGIC_V1) {
+        Some(Format::Pmm)
     } else {
         None
     }
@@ -143,6 +147,21 @@ fn parse_expecting(bytes: &[u8], expected: Option<Format>) -> Result<(Document, 
             vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(Box::new(d)), g))
         }
         Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(Box::new(d)), Vec::new())),
+        // A project holds many files' worth of data: its callers read it as a project.
+        Some(Format::Pmm) => Err(FormatError::new(
+            Location {
+                format: Format::Pmm,
+                section: "header",
+                element: None,
+                field: "magic",
+                offset: 0,
+            },
+            ErrorKind::Unsupported(
+                "a MikuMikuDance project (.pmm), not a single model or motion: \
+                 open it as a project (odori_format::Pmm)"
+                    .into(),
+            ),
+        )),
         None => Err(FormatError::new(
             Location {
                 format: expected.unwrap_or(Format::Pmx),
@@ -207,6 +226,19 @@ impl Vmd {
     pub fn read(path: impl AsRef<Path>) -> Result<Vmd> {
         let path = path.as_ref();
         vmd::parse(&read_bytes(path)?).map_err(|e| e.with_path(path))
+    }
+}
+
+impl Pmm {
+    /// Read a version 2 PMM project; errors name the file. Diagnostics are dropped (see
+    /// [`pmm::parse_with_diagnostics`]).
+    pub fn read(path: impl AsRef<Path>) -> Result<Pmm> {
+        let path = path.as_ref();
+        let bytes = read_bytes(path).map_err(|mut e| {
+            e.location.format = Format::Pmm;
+            e
+        })?;
+        pmm::parse(&bytes).map_err(|e| e.with_path(path))
     }
 }
 
