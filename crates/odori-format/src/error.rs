@@ -102,6 +102,9 @@ pub enum ErrorKind {
     /// A well-formed file this reader cannot read alone (a version 1 PMM without its models).
     #[error("{0}")]
     Unsupported(String),
+    /// The file is bigger than a [`crate::limits`] limit allows; the text says which.
+    #[error("it is {0}")]
+    TooLarge(String),
 }
 
 /// The first bytes of a file for a message: quoted text when they are printable ASCII, else
@@ -190,7 +193,7 @@ impl fmt::Display for FormatError {
             write!(f, "{}: ", p.display())?;
         }
         match self.kind {
-            ErrorKind::Io(_) => {
+            ErrorKind::Io(_) | ErrorKind::TooLarge(_) => {
                 return write!(
                     f,
                     "cannot read the {} file: {}",

@@ -13,6 +13,7 @@
 mod cursor;
 pub mod error;
 pub mod faces;
+pub mod limits;
 mod sink;
 pub mod sjis;
 
@@ -185,11 +186,15 @@ pub fn read_path(path: impl AsRef<Path>) -> Result<(Document, Vec<Diagnostic>)> 
     parse_expecting(&bytes, format_of_path(path)).map_err(|e| e.with_path(path))
 }
 
-/// Read a file's bytes, turning an I/O failure into a [`FormatError`] that names the file and
-/// the format its extension suggests.
+/// Read a file's bytes, turning an I/O failure or a file over [`limits::MMD_FILE`] into a
+/// [`FormatError`] that names the file and the format its extension suggests.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| {
+    limits::read_file(path, &limits::MMD_FILE).map_err(|e| {
         let format = format_of_path(path).unwrap_or(Format::Pmx);
+        let kind = match e {
+            limits::ReadError::Io(e) => ErrorKind::Io(e.to_string()),
+            too_large => ErrorKind::TooLarge(too_large.to_string()),
+        };
         FormatError::new(
             Location {
                 format,
@@ -198,7 +203,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
                 field: "bytes",
                 offset: 0,
             },
-            ErrorKind::Io(e.to_string()),
+            kind,
         )
         .with_path(path)
     })
