@@ -19,10 +19,12 @@
 //! MikuMikuMethods' `PmmFileReader.cs`.
 
 mod read;
+mod to_vmd;
 mod track;
 mod write;
 
 pub use read::{ModelShape, parse, parse_v1, parse_with_diagnostics};
+pub use to_vmd::{CAMERA_MODEL_NAME, Warning, camera_motion, model_motion};
 pub use track::{Keyed, LinkProblem, Track, track};
 pub use write::write;
 

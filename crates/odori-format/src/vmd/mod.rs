@@ -180,6 +180,24 @@ impl CameraKey {
             fov: c(5),
         }
     }
+
+    /// The 24 bytes [`CameraKey::curves`] reads back as `curves` (each 0..=127 after rounding).
+    pub fn encode_curves(curves: &CameraCurves) -> [u8; 24] {
+        let q = |v: f32| (v * 127.0).round().clamp(0.0, 127.0) as u8;
+        let mut out = [0u8; 24];
+        let groups = [
+            curves.x,
+            curves.y,
+            curves.z,
+            curves.rotation,
+            curves.distance,
+            curves.fov,
+        ];
+        for (g, c) in groups.iter().enumerate() {
+            out[g * 4..g * 4 + 4].copy_from_slice(&[q(c.x1), q(c.x2), q(c.y1), q(c.y2)]);
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
