@@ -334,7 +334,7 @@ impl Renderer {
 
     /// Draw model `i` from `buffer` instead of the vertices [`Renderer::upload_vertices`]
     /// writes: a GPU skinner's output in the same layout (per vertex: vec4 position, vec4
-    /// normal, vec4 uv; `odori_deform::gpu::GpuSkinner::output_buffer`). Record the skinner's
+    /// normal, vec4 uv; odori-deform's `GpuSkinner::output_buffer`). Record the skinner's
     /// work with [`Renderer::render_with`] so it runs before the frame's passes.
     pub fn set_vertex_buffer(&mut self, i: usize, buffer: wgpu::Buffer) {
         self.models[i].deformed = buffer;
