@@ -20,7 +20,7 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(odori_no_bullet)");
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=shim");
-    for var in ["ODORI_NO_BULLET", "ODORI_BULLET_SRC", "CARGO_HOME"] {
+    for var in ["ODORI_NO_BULLET", "ODORI_BULLET_SRC", "ODORI_SOLVER_SCALAR", "CARGO_HOME"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
 
@@ -54,6 +54,11 @@ fn build() -> Result<(), String> {
     shim.flag_if_supported("-Wno-unused-but-set-variable")
         .file("shim/odori_bullet.cpp")
         .file("shim/odori_solver.cpp");
+    // The solver's scalar spelling (what a compiler without vector extensions builds), for
+    // CI to run tests/solver_loop.rs through it on a compiler that has them.
+    if std::env::var_os("ODORI_SOLVER_SCALAR").is_some_and(|v| v == "1") {
+        shim.define("ODORI_SOLVER_SCALAR", None);
+    }
     if wasm {
         // The solver's rows in four lanes (shim/odori_solver.cpp, bit-identical to the
         // scalar ones). Only the shim: Bullet itself stays without SIMD128 (`configure`).

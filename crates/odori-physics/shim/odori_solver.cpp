@@ -38,7 +38,9 @@ inline bool moves(const btSolverBody &body, const btVector3 &linear, const btVec
 // (odori-physics' tests/solver_loop.rs holds a whole dance stepped by this loop to the same
 // dance stepped by Bullet's own). Lane w of a vector is not Bullet's: the velocity changes'
 // lanes w stay +0 (see `add_xyz`, `apply_response`).
-#if defined(__has_builtin)
+// `ODORI_SOLVER_SCALAR` (build.rs, from the environment variable of that name) forces the
+// scalar spelling, so that CI runs tests/solver_loop.rs through it too.
+#if defined(__has_builtin) && !defined(ODORI_SOLVER_SCALAR)
 #if __has_builtin(__builtin_shufflevector)
 #define ODORI_SOLVER_VECTOR 1
 #endif

@@ -1,10 +1,7 @@
 //! The physics stage of one displayed frame, between the pose passes, with seeks detected.
 
 use crate::PhysicsWorld;
-use odori_pose::{Instance, Model, Motion, PoseError};
-
-/// MMD's animation rate: VMD frames per second.
-pub const FPS: f32 = 30.0;
+use odori_pose::{FPS, Instance, Model, Motion, PoseError};
 
 impl PhysicsWorld {
     /// The physics stage of frame `frame`, run between the pose runtime's two passes

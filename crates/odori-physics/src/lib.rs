@@ -52,7 +52,6 @@ pub use bake_reduce::{Reduction, reduce};
 pub use bullet::AVAILABLE;
 pub use config::PhysicsConfig;
 pub use error::PhysicsError;
-pub use frame::FPS;
 pub use rig::{Body, BodyMode, Joint, PhysicsModel, Shape, euler_to_quat};
 pub use world::{PhysicsWorld, SolverIterations};
 

@@ -10,7 +10,7 @@ use crate::bullet::{BodyDesc, JointDesc, Pose, World};
 use crate::{BodyMode, PhysicsConfig, PhysicsError, PhysicsModel, Shape};
 use glam::Affine3A;
 use odori_pose::model::NONE;
-use odori_pose::{Instance, Model, fk};
+use odori_pose::{Instance, Model};
 
 /// Runtime state of one body.
 #[derive(Debug, Clone)]
@@ -303,7 +303,7 @@ impl PhysicsWorld {
         }
         if any {
             for &b in &self.dependents {
-                fk::update_bone(model, inst, b as usize);
+                inst.update_bone(model, b as usize);
             }
         }
     }
@@ -384,7 +384,7 @@ impl PhysicsWorld {
         }
         if wrote {
             for &b in &self.dependents {
-                fk::update_bone(model, inst, b as usize);
+                inst.update_bone(model, b as usize);
             }
         }
     }

@@ -6,6 +6,10 @@
 //! show which ran each world, so neither run can quietly take the other's path.
 //!
 //! Also a small rig built in code, which runs without `../shared`.
+//!
+//! The loop has two spellings of the same arithmetic, four lanes at a time where the C++
+//! compiler has vector extensions and scalar where it has not; CI runs this file a second time
+//! with `ODORI_SOLVER_SCALAR=1`, which builds the scalar one.
 
 mod common;
 

@@ -10,23 +10,9 @@
 
 use crate::append;
 use crate::instance::Instance;
+use crate::math::rotation_matrix;
 use crate::model::{Model, NONE};
 use glam::{Affine3A, Mat3A, Quat, Vec3A};
-
-/// Rotation matrix of `q` with D3DX's rounding (no normalisation).
-#[inline]
-pub(crate) fn rotation_matrix(q: Quat) -> Mat3A {
-    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-    let (x2, y2, z2) = (x + x, y + y, z + z);
-    let (xx, yy, zz) = (x * x2, y * y2, z * z2);
-    let (xy, xz, yz) = (x * y2, x * z2, y * z2);
-    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-    Mat3A::from_cols(
-        Vec3A::new((1.0 - yy) - zz, xy + wz, xz - wy),
-        Vec3A::new(xy - wz, (1.0 - xx) - zz, yz + wx),
-        Vec3A::new(xz + wy, yz - wx, (1.0 - xx) - yy),
-    )
-}
 
 /// Recompute bone `b`'s append result, local transform and world matrix.
 #[inline]
@@ -54,7 +40,7 @@ pub(crate) fn update_bone_with(
             append::apply(model, inst, b, rule);
         }
         if rule.rotate {
-            rotation = crate::ik::then(inst.append_rotation[b], rotation);
+            rotation = crate::math::then(inst.append_rotation[b], rotation);
             ik_matrix = None;
         }
         if rule.translate {

@@ -318,6 +318,13 @@ impl Instance {
         }
     }
 
+    /// Recompute bone `b` from its parent's world matrix as forward kinematics does (its
+    /// append result, local transform and world matrix): how physics hangs a bone it does not
+    /// drive on a simulated parent, after [`Instance::set_world`] moved that parent.
+    pub fn update_bone(&mut self, model: &Model, b: usize) {
+        crate::fk::update_bone(model, self, b);
+    }
+
     /// Set bone `b`'s world transform (physics) and its skinning matrix with it.
     pub fn set_world(&mut self, model: &Model, b: usize, world: Affine3A) {
         self.world_position[b] = world.translation;

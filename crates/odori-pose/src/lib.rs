@@ -10,7 +10,7 @@
 //!
 //! One frame, as `mmd-semantics.md` §3 lays out ([`Stage`]): sample keyframes (`sample`),
 //! apply morphs (`morph`), run the before-physics pass (forward kinematics with append
-//! transforms, then the layer's CCD IK solvers, layer by layer: [`fk`], `append`, `ik`),
+//! transforms, then the layer's CCD IK solvers, layer by layer: `fk`, `append`, `ik`),
 //! leave room for physics, then the after-physics pass. Outputs are world and skinning
 //! matrices, morph weights and material-morph results. A pose is the same bits on every
 //! target: products that glam would fuse on some go through `unfused`.
@@ -26,7 +26,7 @@ pub mod bezier;
 #[cfg(feature = "counters")]
 pub mod counters;
 mod error;
-pub mod fk;
+mod fk;
 mod group;
 mod identity;
 mod ik;
@@ -34,6 +34,7 @@ mod instance;
 pub mod material;
 pub mod model;
 mod morph;
+mod math;
 pub mod motion;
 mod sample;
 mod unfused;
@@ -46,3 +47,8 @@ pub use instance::{Instance, Options, Stage};
 pub use material::MaterialState;
 pub use model::Model;
 pub use motion::Motion;
+
+/// MikuMikuDance's animation rate: motion frames per second. A key at frame N is second N / FPS
+/// of the dance, whatever rate a video, a window or a page shows it at; every front end turns
+/// time into frames with this.
+pub const FPS: f32 = 30.0;

@@ -62,7 +62,7 @@ pub fn slerp(a: Quat, end: Quat, s: f32) -> Quat {
     Quat::from_vec4((to * sines.y + from * sines.x) / sines.z)
 }
 
-/// `(x x' + y y') + z z'` (also D3DX's order, `ik::d3dx::dot`).
+/// `(x x' + y y') + z z'` (also D3DX's order, `math::dot`).
 #[inline(always)]
 pub(crate) fn dot3(a: Vec3A, b: Vec3A) -> f32 {
     (a.x * b.x + a.y * b.y) + a.z * b.z

@@ -2,7 +2,7 @@
 //!
 //! Reports, per dump: odori's worst and 99th-percentile distance to each peer over IK-affected
 //! bones, and the effector-to-goal distance per frame (median, worst) of odori and of each
-//! peer. Checks the issue's bounds: knees never leave their limits (every frame of every
+//! peer. Checks these bounds: knees never leave their limits (every frame of every
 //! motion); 99 % of IK-affected bone-frames within 0.05 units of the nearer peer; and where a
 //! knee is within 0.01 units of mmd-anim's, the ankle within 0.02 (rotation element) of it.
 //!
@@ -55,8 +55,7 @@ fn rot_elem(a: &Mat4, b: &Mat4) -> f32 {
 }
 
 struct Case {
-    /// Share of IK-affected bone-frames that must lie within 0.05 of the nearer peer (99 %, as
-    /// the issue asks). For PMD the only peer is babylon-mmd, whose two IK rules PMD models
+    /// Share of IK-affected bone-frames that must lie within 0.05 of the nearer peer (99 %). For PMD the only peer is babylon-mmd, whose two IK rules PMD models
     /// follow (`IkRules::PMD`).
     required: f32,
     model: &'static str,

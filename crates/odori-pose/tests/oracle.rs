@@ -3,7 +3,7 @@
 //! For every dump (babylon-mmd JS/WASM, mmd-anim), evaluate the same model, motion and frames
 //! and compare world matrices bone by bone. Bones outside IK chains (by the dump's
 //! `*.ikset.json`) must match within 1e-3 (translation and rotation element). IK-affected bones
-//! are reported (worst, 99th percentile) and checked against the bounds in
+//! are reported (worst, 99th percentile) and checked against their bounds in
 //! `leg_ik_within_bounds`.
 //!
 //! Nothing passes by comparing nothing: a dump whose name maps to no model and motion, a

@@ -53,7 +53,7 @@ impl ChainSlot {
             ..ChainSlot::EMPTY
         };
         let m = fk::ik_matrix(inst, b)
-            .unwrap_or_else(|| fk::rotation_matrix(fk::own_rotation(inst, b)));
+            .unwrap_or_else(|| crate::math::rotation_matrix(fk::own_rotation(inst, b)));
         slot.set_relative(fk::relative_to(slot.rest, m, slot.translation));
         slot
     }

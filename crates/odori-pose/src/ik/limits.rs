@@ -2,9 +2,8 @@
 //! each angle brought into its range (reflected off the crossed bound during the first half
 //! of the iterations), and the rotation rebuilt (see the rules in the `ik` module doc).
 
-use super::d3dx::{axis_matrix, matrix_quat};
 use super::trig::atan2;
-use crate::fk;
+use crate::math::matrix_quat;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat, Vec3A};
 use std::f32::consts::PI;
@@ -81,7 +80,7 @@ pub(super) fn first_applied_angle(m: &Mat3A, order: usize) -> (f32, f32) {
 /// and the clamped Euler angles (x, y, z). `reflect`: first half of the iterations, where an
 /// angle past a bound is mirrored back off it when that lands inside.
 pub(super) fn clamp_euler(q: Quat, l: &LinkLimits, reflect: bool) -> (Quat, Mat3A, [f32; 3]) {
-    let m = fk::rotation_matrix(q);
+    let m = crate::math::rotation_matrix(q);
     // Angles by axis (x, y, z); the middle one of the order is taken by asin and capped.
     // asin(∓0) = ∓0 and cos(±0) = 1 exactly: skipped for the common single-axis rotation.
     let middle = |s: f32| {
@@ -150,6 +149,17 @@ pub(super) fn into_range(v: f32, lo: f32, hi: f32, reflect: bool) -> f32 {
         v = if reflect && r >= lo { r } else { hi };
     }
     v
+}
+
+/// Rotation matrix about unit axis `i`, its sine and cosine evaluated in f64 (as D3DX).
+#[inline]
+pub(super) fn axis_matrix(i: usize, angle: f32) -> Mat3A {
+    let (s, c) = super::trig::sin_cos(angle);
+    match i {
+        0 => Mat3A::from_cols(Vec3A::X, Vec3A::new(0.0, c, s), Vec3A::new(0.0, -s, c)),
+        1 => Mat3A::from_cols(Vec3A::new(c, 0.0, -s), Vec3A::Y, Vec3A::new(s, 0.0, c)),
+        _ => Mat3A::from_cols(Vec3A::new(c, s, 0.0), Vec3A::new(-s, c, 0.0), Vec3A::Z),
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! One link's state while its solver runs, and the turn one step gives it (which of the
 //! step forms of `step` applies, and what it leaves behind for the next step).
 
-use super::d3dx::{axis_matrix, matrix_quat};
+use super::limits::axis_matrix;
 use super::plan::{LinkPlan, SingleAxis};
 use super::step::Step;
 use crate::fk;
 use crate::instance::Instance;
+use crate::math::matrix_quat;
 use crate::model::LinkLimits;
 use glam::{Mat3A, Quat};
 
@@ -122,7 +123,7 @@ impl LinkState {
         if self.matrix_set {
             self.matrix
         } else {
-            fk::rotation_matrix(q)
+            crate::math::rotation_matrix(q)
         }
     }
 

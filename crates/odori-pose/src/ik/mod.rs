@@ -66,7 +66,7 @@
 //! axis is the one its Euler order applies first (`Step::on_axis`). Knees and thighs of leg
 //! IK take these paths on all but their first step of a solve.
 //!
-//! Module layout: `d3dx` (MMD's f32 arithmetic), `limits` (Euler limits), `step` (one link
+//! Module layout (MMD's f32 arithmetic is the crate's `math`): `limits` (Euler limits), `step` (one link
 //! step), `plan` (each link's shape, resolved when the model is compiled), `link` (a link's
 //! state during a solve and the turn a step gives it), `chain` (the chain's cached transforms
 //! and refreshes), `path` (the solve loop for plain parent-path chains, which hold the chain
@@ -74,7 +74,6 @@
 //! general loop for chains with grants, retained links or bones off the path).
 
 mod chain;
-mod d3dx;
 mod limits;
 mod link;
 pub(crate) mod path;
@@ -85,15 +84,14 @@ mod trig;
 mod trig_wide;
 
 pub(crate) use chain::ChainSlot;
-pub(crate) use d3dx::then;
 pub(crate) use link::LinkState;
 pub use plan::LinkPlan;
 
 use crate::fk;
 use crate::instance::Instance;
+use crate::math::normalize;
 use crate::model::{IkRun, Model};
 use crate::unfused;
-use d3dx::normalize;
 use glam::{Quat, Vec3A};
 use path::PathSolve;
 use std::f32::consts::PI;

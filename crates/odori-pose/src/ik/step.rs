@@ -1,11 +1,10 @@
 //! One CCD link step: the turn that brings the link's effector direction toward the goal's,
 //! for unlimited links, limited links and single-axis links already on their axis.
 
-use super::d3dx::{dot, normalize, then, to_frame};
 use super::limits::{clamp_euler, first_applied_angle, into_range, unit_axis};
 use super::plan::SingleAxis;
 use super::trig::{self, acos, atan2};
-use crate::fk;
+use crate::math::{dot, normalize, then, to_frame};
 use crate::model::LinkLimits;
 use crate::unfused;
 use glam::{Mat3A, Quat, Vec3A};
@@ -180,7 +179,7 @@ impl Step {
     ///   limits clamp to zero).
     ///
     /// The sum is wrapped into atan2's range and brought into the limits as
-    /// `clamp_euler` does; the caller rebuilds the matrix from it (`d3dx::axis_matrix`).
+    /// `clamp_euler` does; the caller rebuilds the matrix from it (`limits::axis_matrix`).
     /// Returns `None` when the step makes no turn.
     #[inline(always)]
     pub(super) fn on_axis(
@@ -231,7 +230,7 @@ pub(super) fn axis_angle_turn(axis: Vec3A, angle: f32) -> Quat {
 /// The angle about the axis Euler order `order` applies first of rotation `turn`.
 #[inline]
 pub(super) fn first_applied_of(turn: Quat, order: usize) -> f32 {
-    let (y, x) = first_applied_angle(&fk::rotation_matrix(turn), order);
+    let (y, x) = first_applied_angle(&crate::math::rotation_matrix(turn), order);
     atan2(y, x)
 }
 

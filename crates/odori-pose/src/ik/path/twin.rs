@@ -304,7 +304,7 @@ fn dot3(a: __m256, b: __m256) -> __m256 {
     _mm256_add_ps(_mm256_add_ps(m, y), z)
 }
 
-/// `d3dx::normalize`: lane x scaled by 1 / √((y² + x²) + z²), and so on.
+/// `math::normalize`: lane x scaled by 1 / √((y² + x²) + z²), and so on.
 #[target_feature(enable = "avx")]
 fn normalize(v: __m256) -> __m256 {
     let sq = _mm256_mul_ps(v, v);
@@ -349,7 +349,7 @@ fn mat_vec(m: &PairMatrix, v: __m256) -> __m256 {
     _mm256_add_ps(_mm256_add_ps(x, y), z)
 }
 
-/// `d3dx::to_frame`: (X·v, Y·v, Z·v), each a D3DX dot product.
+/// `math::to_frame`: (X·v, Y·v, Z·v), each a D3DX dot product.
 #[target_feature(enable = "avx")]
 fn to_frame(m: &PairMatrix, v: __m256) -> __m256 {
     let xy = _mm256_unpacklo_ps(dot3(m.x, v), dot3(m.y, v));

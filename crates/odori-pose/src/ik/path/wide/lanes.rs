@@ -110,7 +110,7 @@ pub(super) fn dot(a: V3, b: V3) -> F {
     add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z))
 }
 
-/// `d3dx::normalize`: x / √((y² + x²) + z²), y / √((z² + y²) + x²), z / √((x² + z²) + y²),
+/// `math::normalize`: x / √((y² + x²) + z²), y / √((z² + y²) + x²), z / √((x² + z²) + y²),
 /// each as a multiplication by the reciprocal.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -148,7 +148,7 @@ pub(super) fn mat_vec(m: &M3, v: V3) -> V3 {
     }
 }
 
-/// `d3dx::to_frame`: (X·v, Y·v, Z·v).
+/// `math::to_frame`: (X·v, Y·v, Z·v).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn to_frame(m: &M3, v: V3) -> V3 {
@@ -265,7 +265,7 @@ pub(super) fn settle(lo: f32, hi: f32, e0: F, delta: F, reflect: bool) -> F {
     _mm256_blendv_ps(e, high, _mm256_cmp_ps::<_CMP_GT_OQ>(e, hi_v))
 }
 
-/// `d3dx::axis_matrix`.
+/// `ik::limits::axis_matrix`.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn axis_matrix(i: usize, angle: F) -> M3 {
@@ -291,7 +291,7 @@ pub(super) fn axis_matrix(i: usize, angle: F) -> M3 {
     }
 }
 
-/// `fk::rotation_matrix`.
+/// `math::rotation_matrix`.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn rotation_matrix(q: [F; 4]) -> M3 {
@@ -320,7 +320,7 @@ pub(super) fn rotation_matrix(q: [F; 4]) -> M3 {
     }
 }
 
-/// `d3dx::then`: D3DX's quaternion product.
+/// `math::then`: D3DX's quaternion product.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn then(a: [F; 4], b: [F; 4]) -> [F; 4] {

@@ -1,6 +1,7 @@
 //! MikuMikuDance's f32 arithmetic (Direct3D's D3DX operation order, as mmd-anim 0.5.3
-//! reproduces it): vector normalisation, dot products, the quaternion product and the
-//! matrix→quaternion formula, with their rounding. Long CCD solves end in steps near f32
+//! reproduces it): vector normalisation, dot products, the quaternion product, the
+//! quaternion→matrix and matrix→quaternion formulas, with their rounding. A leaf module:
+//! forward kinematics and the IK both build on it, and it depends on neither. Long CCD solves end in steps near f32
 //! resolution, so this rounding decides results at 1e-4 (captures `local-axes-multi-*`,
 //! `layered-*`); atan2 and the sine and cosine of the Euler rebuild are evaluated in f64 and
 //! rounded, which the same captures need.
@@ -11,7 +12,7 @@ use glam::{Mat3A, Quat, Vec3A, Vec3Swizzles};
 /// (y² + x²) + z², y as (z² + y²) + x², z as (x² + z²) + y². Done on all three lanes at once
 /// (IEEE square root and division round per lane, so this is the scalar result bit for bit).
 #[inline]
-pub(super) fn normalize(v: Vec3A) -> Vec3A {
+pub(crate) fn normalize(v: Vec3A) -> Vec3A {
     let sq = v * v;
     let sum = (sq.yzx() + sq) + sq.zxy();
     v * sqrt_lanes(sum).recip()
@@ -19,7 +20,7 @@ pub(super) fn normalize(v: Vec3A) -> Vec3A {
 
 /// Per-lane IEEE square root in one instruction where the target has one.
 #[inline]
-pub(super) fn sqrt_lanes(v: Vec3A) -> Vec3A {
+pub(crate) fn sqrt_lanes(v: Vec3A) -> Vec3A {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::_mm_sqrt_ps;
@@ -34,11 +35,11 @@ pub(super) fn sqrt_lanes(v: Vec3A) -> Vec3A {
 
 /// D3DX's dot product, `(x x' + y y') + z z'`: the sum the quaternion × vector of
 /// `unfused` takes too.
-pub(super) use crate::unfused::dot3 as dot;
+pub(crate) use crate::unfused::dot3 as dot;
 
 /// `v` (world) in the frame whose world rotation is `m`: mᵀ v.
 #[inline]
-pub(super) fn to_frame(m: &Mat3A, v: Vec3A) -> Vec3A {
+pub(crate) fn to_frame(m: &Mat3A, v: Vec3A) -> Vec3A {
     Vec3A::new(dot(m.x_axis, v), dot(m.y_axis, v), dot(m.z_axis, v))
 }
 
@@ -53,8 +54,23 @@ pub(crate) fn then(a: Quat, b: Quat) -> Quat {
     )
 }
 
+/// Rotation matrix of `q` with D3DX's rounding (no normalisation).
+#[inline]
+pub(crate) fn rotation_matrix(q: Quat) -> Mat3A {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, yy, zz) = (x * x2, y * y2, z * z2);
+    let (xy, xz, yz) = (x * y2, x * z2, y * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    Mat3A::from_cols(
+        Vec3A::new((1.0 - yy) - zz, xy + wz, xz - wy),
+        Vec3A::new(xy - wz, (1.0 - xx) - zz, yz + wx),
+        Vec3A::new(xz + wy, yz - wx, (1.0 - xx) - yy),
+    )
+}
+
 /// D3DX's quaternion of a rotation matrix.
-pub(super) fn matrix_quat(m: &Mat3A) -> Quat {
+pub(crate) fn matrix_quat(m: &Mat3A) -> Quat {
     let m = m.to_cols_array_2d();
     let trace = m[0][0] + m[1][1] + m[2][2];
     let mut q = [0.0; 4];
@@ -83,15 +99,4 @@ pub(super) fn matrix_quat(m: &Mat3A) -> Quat {
         q[k] = (m[i][k] + m[k][i]) * scale;
     }
     Quat::from_array(q)
-}
-
-/// Rotation matrix about unit axis `i`, its sine and cosine evaluated in f64 (as D3DX).
-#[inline]
-pub(super) fn axis_matrix(i: usize, angle: f32) -> Mat3A {
-    let (s, c) = super::trig::sin_cos(angle);
-    match i {
-        0 => Mat3A::from_cols(Vec3A::X, Vec3A::new(0.0, c, s), Vec3A::new(0.0, -s, c)),
-        1 => Mat3A::from_cols(Vec3A::new(c, 0.0, -s), Vec3A::Y, Vec3A::new(s, 0.0, c)),
-        _ => Mat3A::from_cols(Vec3A::new(c, s, 0.0), Vec3A::new(-s, c, 0.0), Vec3A::Z),
-    }
 }
