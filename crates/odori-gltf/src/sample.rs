@@ -42,7 +42,7 @@ pub fn sample(
     settle: f32,
     targets: &[usize],
 ) -> (Samples, Vec<String>) {
-    let step = 30.0 / fps as f32;
+    let step = odori_pose::FPS / fps as f32;
     let count = ((stop - start) / step).floor() as usize + 1;
     let model = scene.models()[0].asset().pose();
     let bones = model.bone_count();

@@ -59,5 +59,17 @@ pub use asset::{ModelAsset, ModelFile};
 pub use error::PlaybackError;
 pub use frame::{Frame, ModelFrame};
 pub use load::MotionFile;
+/// MikuMikuDance's 30 motion frames a second, for front ends that turn time into frames.
+pub use odori_pose::FPS;
 pub use player::{EvalTimes, Player, PlayerOptions, Preroll, SETTLE_SECONDS};
 pub use scene::{Scene, SceneModel};
+
+/// The README's Rust example, run as a doctest so that it follows the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
+
+/// The library guide's examples (`docs/library.md`), compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+struct LibraryGuideExamples;

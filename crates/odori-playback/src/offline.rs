@@ -27,7 +27,7 @@ pub struct FrameRange {
 impl FrameRange {
     /// MMD frames `start` to `stop` inclusive at `fps` output frames per second.
     pub fn new(start: f32, stop: f32, fps: u32) -> FrameRange {
-        let step = 30.0 / fps as f32;
+        let step = odori_pose::FPS / fps as f32;
         FrameRange {
             start,
             step,

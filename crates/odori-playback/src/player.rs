@@ -12,9 +12,6 @@ use std::sync::Arc;
 // performance.now().
 use web_time::{Duration, Instant};
 
-/// MMD's animation rate: VMD frames per second.
-pub const FPS: f64 = 30.0;
-
 /// How a player makes its frames.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlayerOptions {
@@ -42,32 +39,18 @@ pub struct PlayerOptions {
     /// Read the clock for [`Player::stage_times`] on one evaluation in this many (1, the
     /// default: every one; 0 counts as 1); the others read no clock and leave the times of
     /// the last timed one. On a web page each read is a call out of wasm to
-    /// `performance.now()` (0.2 µs in Chromium here, three a frame without physics: 5 % of a
-    /// pose), where natively it costs nanoseconds; a page refreshing its times line a few
-    /// times a second loses nothing by timing one frame in eight.
+    /// `performance.now()`, a noticeable share of a pose's time there, where natively it
+    /// costs nanoseconds; a page refreshing its times line a few times a second loses nothing
+    /// by timing one frame in eight.
     pub stage_times_every: u32,
 }
 
-/// Default [`PlayerOptions::settle`]: 3 s of simulated time (180 steps of 1/60 s; for
-/// Gene_light.pmx about 30 ms, once per start). Chosen from what is seen: the deformed
-/// vertices at frame 0 of wavefile_v2, settled for a while and then stepped one more 30 fps
-/// frame (bones still), against where a 60 s settle leaves them (`tests/settle.rs`,
-/// `measure_settle`, run with `--ignored`). Largest vertex move over that frame, after
-/// settling for:
-///
-/// | settled | 0 s | 0.5 s | 1 s | 2 s | 2.5 s | 3 s | 5 s | 30 s |
-/// | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-/// | Gene_light (28,646 vertices) | 0.33 | 0.057 | 0.020 | 0.017 | 0.019 | 0.014 | 0.013 | 0.025 |
-/// | miku_v2 (12,354 vertices) | 0.27 | 0.31 | 0.13 | 0.080 | 0.065 | 0.099 | 0.095 | 0.097 |
-///
-/// (MMD units, about 8 cm each.) Neither model ever comes fully to rest in Bullet: a few
-/// bodies jitter against their joints for good (Gene's back hair 0.012–0.025 a frame,
-/// miku_v2's twin tails' 左髪2/3 about 0.095), so "at rest" is that floor. Gene reaches it by
-/// 2 s, miku_v2 by 2.5–3 s; at 3 s every miku_v2 vertex is also within 0.1 units of its 60 s
-/// place (0.56 at 2 s, 0.41 at 2.5 s), and Gene's all but ten within 0.06 (those ten 0.15:
-/// the front cloak, pulled by a weight body, 前クローク2_2錘, that the model places 93 units
-/// below its joint and that takes about half a minute to come back). Longer settles change
-/// nothing visible (5 s: the same figures) and cost about 10 ms a second for Gene.
+/// Default [`PlayerOptions::settle`]: 3 s of simulated time (180 steps of 1/60 s). Chosen from
+/// what is seen (`tests/settle.rs`, `measure_settle`, run with `--ignored`): by 3 s the
+/// deformed vertices of Gene_light.pmx and miku_v2.pmd at frame 0 of wavefile_v2 move over a
+/// frame no more than Bullet's own jitter goes on moving them, and lie close to where a 60 s
+/// settle leaves them; longer settles change nothing visible. The measurements are in
+/// docs/command-line.md ("Physics from the first frame").
 pub const SETTLE_SECONDS: f32 = 3.0;
 
 /// How physics reaches a frame it cannot step to from the last one (see
@@ -85,10 +68,9 @@ pub enum Preroll {
     /// forward steps on from the last frame the same way. The frame then has the pose it has
     /// when every frame from 0 is played in order at that step, bit for bit (after a jump
     /// forward: when the frames before it were played so). A `step` that is not a positive
-    /// number counts as 1. It costs the
-    /// pose and physics of every frame in between: for Gene_light.pmx about 0.44 ms a frame on
-    /// a quiet machine, 0.5–0.8 ms on a busy one (README, "Physics from the first frame"), so
-    /// a seek back to the end of a 3,000-frame motion takes one to two seconds.
+    /// number counts as 1. It costs the pose and physics of every frame in between
+    /// (docs/performance.md, "Physics"), so a seek back to the end of a long motion takes
+    /// seconds.
     FromStart { step: f32 },
 }
 
@@ -281,7 +263,7 @@ impl Player {
 
     /// Move the clock on by `seconds` of real time (30 MMD frames per second).
     pub fn advance(&mut self, seconds: f64) {
-        self.seek(self.frame + seconds * FPS);
+        self.seek(self.frame + seconds * f64::from(odori_pose::FPS));
     }
 
     /// Restart physics at the next evaluation, as after a seek backwards (see

@@ -3,7 +3,7 @@
 //! offline pipeline. The command line and the Python module's `odori.render` both build a
 //! [`RenderJob`], so the two make the same frames from the same options.
 
-use crate::choice::Choice;
+use crate::choice::{self, Choice, Msaa, VideoFps};
 use crate::error::PlaybackError;
 use crate::load::{self, ModelInput};
 use crate::offline::{self, FrameRange, RenderReport, Skinning};
@@ -15,10 +15,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// Output frame rates a render accepts (MMD's motion runs at 30).
-pub const FPS_CHOICES: [u32; 5] = [24, 25, 30, 50, 60];
-/// MSAA sample counts a render accepts.
-pub const MSAA_CHOICES: [u32; 4] = [1, 2, 4, 8];
+/// What `--msaa` and `--fast` ask for, as (MSAA samples, shadow-map size), for a render and
+/// for the window alike. MSAA 4 unless told: without multisampling the one-pixel
+/// inverted-hull outlines break into dashes. `fast` trades that for speed: MSAA 1 unless
+/// `msaa` is given, and a 1024-texel shadow map instead of one that follows the output size
+/// (0).
+pub fn quality(msaa: Option<u32>, fast: bool) -> (u32, u32) {
+    (
+        msaa.unwrap_or(if fast { 1 } else { 4 }),
+        if fast { 1024 } else { 0 },
+    )
+}
 
 /// Which MP4 encoder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -210,10 +217,10 @@ pub struct RenderJob {
     /// `.mp4`, `.png` (the range's first frame) or a folder for PNG frames.
     pub output: PathBuf,
     pub size: (u32, u32),
-    /// One of [`FPS_CHOICES`].
+    /// One of [`VideoFps`]'s rates.
     pub fps: u32,
     pub range: Option<Range>,
-    /// One of [`MSAA_CHOICES`]; `None`: 4, or 1 with `fast`.
+    /// One of [`Msaa`]'s sample counts; `None`: 4, or 1 with `fast` ([`quality`]).
     pub msaa: Option<u32>,
     /// Speed over quality: MSAA 1 (unless `msaa` is given) and a 1024-texel shadow map.
     pub fast: bool,
@@ -293,19 +300,13 @@ impl RenderJob {
         let (width, height) = check_size(self.size)
             .map_err(|e| PlaybackError::Option(format!("{}: {e}", names.name("size"))))?;
         let fps = self.fps;
-        if !FPS_CHOICES.contains(&fps) {
-            return option(format!(
-                "{}: give one of {FPS_CHOICES:?}",
-                names.show("fps", fps)
-            ));
+        if let Err(e) = choice::numeric::<VideoFps>(fps) {
+            return option(format!("{}: {e}", names.show("fps", fps)));
         }
         if let Some(m) = self.msaa
-            && !MSAA_CHOICES.contains(&m)
+            && let Err(e) = choice::numeric::<Msaa>(m)
         {
-            return option(format!(
-                "{}: give one of {MSAA_CHOICES:?}",
-                names.show("msaa", m)
-            ));
+            return option(format!("{}: {e}", names.show("msaa", m)));
         }
         if let Some(s) = self.settle
             && !(s.is_finite() && (0.0..=600.0).contains(&s))
@@ -384,17 +385,15 @@ impl RenderJob {
                 names.show("skinning", "cpu")
             ));
         }
+        let (msaa, shadow_map_size) = quality(self.msaa, self.fast);
         let options = RenderOptions {
             width,
             height,
-            // 4 everywhere: without multisampling the one-pixel inverted-hull outlines break
-            // into dashes. `fast` (or MSAA 1) trades that for speed.
-            msaa: self.msaa.unwrap_or(if self.fast { 1 } else { 4 }),
+            msaa,
             self_shadow: self.self_shadow,
             ground_shadow: self.ground_shadow,
             edges: self.edges,
-            // 0: the map follows the output size; `fast` keeps the small one.
-            shadow_map_size: if self.fast { 1024 } else { 0 },
+            shadow_map_size,
             ..Default::default()
         };
         let shadow_side = options.shadow_map_side();
@@ -457,7 +456,7 @@ impl RenderJob {
         let sound = match (scene.audio(), &output) {
             (Some(path), RenderOutput::Mp4(_)) => Some(odori_video::Soundtrack {
                 path,
-                start_s: range.start as f64 / 30.0,
+                start_s: f64::from(range.start) / f64::from(crate::FPS),
                 length_s: range.count as f64 / fps as f64,
             }),
             _ => None,

@@ -27,7 +27,7 @@ use winit::keyboard::{Key as WinitKey, ModifiersState, NamedKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
 /// MMD frames per second.
-const FPS: f64 = 30.0;
+const FPS: f64 = odori_playback::FPS as f64;
 /// Two clicks closer than this are a double-click.
 const DOUBLE_CLICK: Duration = Duration::from_millis(350);
 

@@ -1,10 +1,9 @@
 //! egui's panels painted with wgpu by odori's own painter (`shaders/panels.wgsl`), in place
 //! of egui-wgpu's. Why: egui-wgpu's fragment shader keeps a manual bilinear filter (integer
 //! modulo per tap) and dithering behind uniform flags, and Mesa's lavapipe runs both sides of
-//! every branch for every pixel. Measured under Xvfb at 1280×720 (panels only, no scene,
-//! load 8): 77 ms a frame with egui-wgpu's shader, 18 ms with the same shader cut to its
-//! `textureSample` path; with the scene that was the difference between 7.5 and 15.5 fps.
-//! On a GPU either costs next to nothing. The painter does what the panels need: egui's
+//! every branch for every pixel, which made the panels cost several times what a plain
+//! `textureSample` shader costs there (CHANGELOG.md has the measurement). On a GPU either
+//! costs next to nothing. The painter does what the panels need: egui's
 //! managed textures (the font atlas, whole or in patches), meshes clipped by their
 //! rectangles; paint callbacks are not used by the player and are skipped.
 

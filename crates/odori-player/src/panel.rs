@@ -48,9 +48,9 @@ pub struct PanelState<'a> {
     pub marker: Option<Marker>,
 }
 
-/// `m:ss.cc` for a frame at 30 per second.
+/// `m:ss.cc` for a motion frame.
 fn clock_text(frame: f64) -> String {
-    let s = (frame / 30.0).max(0.0);
+    let s = (frame / f64::from(odori_playback::FPS)).max(0.0);
     format!("{}:{:05.2}", (s / 60.0).floor(), s % 60.0)
 }
 

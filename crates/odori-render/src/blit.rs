@@ -2,8 +2,8 @@
 //! page's canvas). The renderer draws offscreen (MSAA, readable for screenshots), and a
 //! surface's format is whatever the platform offers. When the frame is in the surface's
 //! format (see [`frame_order`]) it is copied as it is; otherwise it is drawn through
-//! `shaders/blit.wgsl`. A software rasteriser pays for every pixel a shader writes: at
-//! 1280×720 lavapipe took 4–5 ms for the draw, the copy a fraction of that.
+//! `shaders/blit.wgsl`. A software rasteriser pays for every pixel a shader writes, and a
+//! copy costs it a fraction of that draw.
 
 use crate::target::ColorOrder;
 

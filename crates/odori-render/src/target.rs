@@ -7,7 +7,8 @@ pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Byte order of the frame on the GPU. Reads ([`crate::Renderer::read`]) always give RGBA.
 /// BGRA is for a window whose surface is BGRA (Vulkan on X11 and Windows offer only BGRA):
 /// the frame is then copied onto the surface as it is instead of drawn through a shader,
-/// which cost lavapipe 4–5 ms of a 40 ms frame at 1280×720. The CPU rasteriser ignores it.
+/// which costs a software rasteriser a noticeable share of a frame. The CPU rasteriser
+/// ignores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorOrder {
     #[default]

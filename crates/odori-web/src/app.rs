@@ -110,7 +110,7 @@ impl App {
 
     /// Move the clock on by `seconds` of real time.
     pub fn advance(&mut self, seconds: f64) {
-        self.play_to(self.player.position() + seconds * 30.0);
+        self.play_to(self.player.position() + seconds * f64::from(odori_playback::FPS));
     }
 
     /// Move the clock to `frame` as playing does (the page calls this with the soundtrack's

@@ -12,7 +12,7 @@ mod stdout;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use cmd::render::{BackendChoice, EncoderChoice, Fps, Msaa, Range, SkinningChoice};
+use cmd::render::{BackendChoice, EncoderChoice, ExportFps, Msaa, Range, SkinningChoice, VideoFps};
 use odori_playback::render_job::{OptionNames, RenderJob};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,8 +153,8 @@ enum Command {
               value_parser = cmd::render::parse_range)]
         range: Option<Range>,
         /// Samples a second (60 interpolates between MMD's frames).
-        #[arg(long, value_enum, default_value_t = cmd::export::ExportFps::F30)]
-        fps: cmd::export::ExportFps,
+        #[arg(long, value_parser = cmd::render::choice::<ExportFps>(), default_value = "30")]
+        fps: ExportFps,
         /// `NAME.glb` (one file, textures inside) or `NAME.gltf` (with NAME.bin and PNG
         /// textures beside it).
         #[arg(short, long, value_name = "OUT.glb|OUT.gltf")]
@@ -201,8 +201,8 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
               value_parser = cmd::render::parse_size)]
         size: (u32, u32),
         /// Output frames per second (MMD's motion runs at 30; 60 interpolates between keys).
-        #[arg(long, value_enum, default_value_t = Fps::F30)]
-        fps: Fps,
+        #[arg(long, value_parser = cmd::render::choice::<VideoFps>(), default_value = "30")]
+        fps: VideoFps,
         /// MMD frames `a:b` (30 per second, b included; either side may be left out), or one
         /// frame `a`. Default: the whole motion.
         #[arg(long, value_name = "A:B", allow_hyphen_values = true,
@@ -210,10 +210,9 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         range: Option<Range>,
         /// MSAA samples (1 = off; the adapter's best up to this). Default 4, on a GPU and on a
         /// software rasteriser alike: without it outlines break into dashes. On a software
-        /// rasteriser (lavapipe, 2 cores) 4× costs 2-2.5x the time of a frame (Gene_light.pmx,
-        /// 1280x720: 7-9 against 17-18 fps on lavapipe, 2 busy cores); `--msaa 1` or `--fast`
-        /// for speed.
-        #[arg(long, value_enum)]
+        /// rasteriser 4× costs about twice the time of a frame; `--msaa 1` or `--fast` for
+        /// speed.
+        #[arg(long, value_parser = cmd::render::choice::<Msaa>())]
         msaa: Option<Msaa>,
         /// Speed over quality: MSAA 1 (unless --msaa is given) and a 1024-texel shadow map
         /// instead of one sized with the output (twice its height, 1024 to 4096).
@@ -292,7 +291,7 @@ dance plays silent on the system clock.")]
         /// MSAA samples, as `odori render --msaa`: default 4 on a GPU and on a software
         /// rasteriser alike (outlines break into dashes without); `--msaa 1` or `--fast` for
         /// speed on lavapipe.
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = cmd::render::choice::<Msaa>())]
         msaa: Option<Msaa>,
         /// Speed over quality, as `odori render --fast`: MSAA 1 (unless --msaa is given) and
         /// a 1024-texel shadow map.
@@ -444,9 +443,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 audio,
                 output,
                 size,
-                fps: fps.get(),
+                fps: fps.0,
                 range,
-                msaa: msaa.map(Msaa::get),
+                msaa: msaa.map(|m| m.0),
                 fast,
                 physics: !no_physics,
                 settle,
@@ -472,19 +471,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             msaa,
             fast,
             script,
-        } => odori_player::run(odori_player::Options {
-            files,
-            camera,
-            audio,
-            script,
-            size,
-            physics: !no_physics,
-            vsync: !no_vsync,
-            paused,
-            hide_panels: no_panels,
-            msaa: msaa.map_or(if fast { 1 } else { 4 }, Msaa::get),
-            shadow_map_size: if fast { 1024 } else { 0 },
-        })?,
+        } => {
+            let (msaa, shadow_map_size) =
+                odori_playback::render_job::quality(msaa.map(|m| m.0), fast);
+            odori_player::run(odori_player::Options {
+                files,
+                camera,
+                audio,
+                script,
+                size,
+                physics: !no_physics,
+                vsync: !no_vsync,
+                paused,
+                hide_panels: no_panels,
+                msaa,
+                shadow_map_size,
+            })?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -46,7 +46,7 @@ fn bake_writes_physics_keys_or_says_what_to_install() {
     assert_eq!(full.morphs, original.morphs);
     assert_eq!(full.cameras, original.cameras);
 
-    // Issue 20: the default bake drops keys, and its replay stays within 1e-3 units of the
+    // The default bake drops keys, and its replay stays within 1e-3 units of the
     // every-frame bake's replay (checked here by the pose runtime on every bone and frame:
     // its origin and the points a unit along its axes, independently of the reduction's own
     // check).
@@ -109,7 +109,7 @@ fn bake_writes_physics_keys_or_says_what_to_install() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Issue 20: a model with no rigid bodies has nothing to bake: an error, and no file (it
+/// A model with no rigid bodies has nothing to bake: an error, and no file (it
 /// used to write "baked 0 bones" and a copy of the motion).
 #[test]
 fn a_model_without_rigid_bodies_has_nothing_to_bake() {

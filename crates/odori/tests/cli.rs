@@ -68,7 +68,7 @@ fn bad_magic_is_reported() {
     assert!(err.contains("bad.vmd: not a VMD file (bad magic"), "{err}");
 }
 
-/// Issue 20: an empty `.vmd` is not reported as a PMX header; a PNG renamed `.pmx` says so.
+/// An empty `.vmd` is not reported as a PMX header; a PNG renamed `.pmx` says so.
 #[test]
 fn foreign_files_say_what_they_are() {
     let empty = tmp("empty.vmd");
@@ -90,7 +90,7 @@ fn foreign_files_say_what_they_are() {
     }
 }
 
-/// Issue 20: `info --json` puts file and format first, snake_case keys, numbers as numbers,
+/// `info --json` puts file and format first, snake_case keys, numbers as numbers,
 /// in a fixed order.
 #[test]
 fn info_json_is_ordered_snake_case_with_numbers() {
@@ -153,7 +153,7 @@ fn info_json_is_ordered_snake_case_with_numbers() {
     assert!(text.lines().nth(1).unwrap().starts_with("format: PMX"));
 }
 
-/// Issue 20: `odori info FILE | head -1` exits quietly when the reader goes away; a write
+/// `odori info FILE | head -1` exits quietly when the reader goes away; a write
 /// error (a full disk) is an error, not a panic. For every command that prints to stdout.
 #[test]
 fn closed_pipe_is_quiet_and_a_full_disk_is_an_error() {
@@ -206,7 +206,7 @@ fn closed_pipe_is_quiet_and_a_full_disk_is_an_error() {
     }
 }
 
-/// Issue 20: one summary line for motion tracks the model lacks; `--verbose` lists them all.
+/// One summary line for motion tracks the model lacks; `--verbose` lists them all.
 #[test]
 fn verbose_lists_every_unmatched_track() {
     let (Some(model), Some(motion)) = (
@@ -265,7 +265,7 @@ fn verbose_lists_every_unmatched_track() {
     assert_eq!(err.matches("note: motion track `").count(), n, "{err}");
 }
 
-/// Issue 20: `--help` describes positional arguments, lists the values of `--fps`, `--msaa`,
+/// `--help` describes positional arguments, lists the values of `--fps`, `--msaa`,
 /// `--encoder` and `--skinning`, and shows examples; a bad value stops argument parsing
 /// before any file is read.
 #[test]
@@ -275,8 +275,10 @@ fn help_lists_values_and_bad_values_fail_before_loading() {
     let help = String::from_utf8(out.stdout).unwrap();
     for needle in [
         "Each model (PMX or PMD) followed by its VMD motions",
-        "[possible values: 24, 25, 30, 50, 60]",
-        "[possible values: 1, 2, 4, 8]",
+        "- 24: film",
+        "- 60: two video frames per motion frame",
+        "- 1: off: fastest",
+        "- 8: eight samples",
         "builtin: OpenH264",
         "cpu:  odori-deform",
         "Examples:\n  odori render",

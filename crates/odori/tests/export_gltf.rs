@@ -87,7 +87,7 @@ fn validate(file: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// The three exports the issue names, each with wavefile_v2 and its camera: zero errors and
+/// Three exports (PMX and PMD as GLB, a PMD as .gltf), each with wavefile_v2 and its camera: zero errors and
 /// zero warnings. The report's own counts show what it looked at (one animation, a skin,
 /// morph targets, textures), so an export that lost them cannot pass by being empty.
 #[test]

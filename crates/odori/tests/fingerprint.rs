@@ -1,5 +1,5 @@
 //! Fingerprints: a hash of every bit the engine hands out, held to values recorded before the
-//! playback library was built (issue 17), so "not one bit moved" is a test, not a claim.
+//! playback library was built, so "not one bit moved" is a test, not a claim.
 //!
 //! Evidence: the expected hashes below were recorded on commit 91255b4 (the last commit
 //! before the refactor), with this file's hashing. A change of any world or skinning matrix,
@@ -12,12 +12,8 @@
 //! kernel that ran (AVX2 sums in another order than the portable one), so they are recorded
 //! per kernel.
 //!
-//! Re-recorded once since, on purpose (issue 18): the IK's library sines, cosines and
-//! arc-sines moved from the platform's to the `libm` crate's, so that wasm32 poses as native
-//! does. Against the hashes of 74a968b^ that moved 0.3–0.7 % of bone-frames of the three
-//! models × wavefile_v2 (frames 0–2809), by at most 0.028 units (miku_v2's right knee, frame
-//! 2377: a converged CCD solve landing a hair apart); MikuMikuDance's 48 IK captures and the
-//! peer-parity tests pass as before. The portable-kernel vertex hashes were recorded with
+//! Re-recorded since only on purpose, each time with its evidence (CHANGELOG.md says when
+//! and why). The portable-kernel vertex hashes were recorded with
 //! `ODORI_DEFORM_SIMD=0`.
 
 use odori_deform::{Deformed, Mesh};
@@ -252,17 +248,10 @@ fn gene_physics_frames_0_to_300() {
             .unwrap();
         hash_pose(&mut h, &model, &inst);
     }
-    // Re-recorded (branch phys, issue 18) when Bullet's float maths and the bodies' Euler
-    // rotations moved to the `libm` crate so a wasm32 build steps bit-identically to a native
-    // one. The old value (4160218998930955504) held for Debian's Bullet 3.24 and for Bullet
-    // 3.07 built from source alike. Evidence for the new one: odori-physics tests/peers.rs
-    // gives the same distances to babylon-mmd and mmd-anim over frames 0–299 (0.088 / 0.186
-    // / 0.319 worst per 100 frames, median 0), and tests/wasm.rs the wasm build's same bits.
-    // Re-recorded again (issue 22) when the broadphase became sweep and prune (the dynamic
-    // AABB tree before, 16219654132199040868): the pairs of touching bodies come out in
-    // another order, so Bullet solves their contacts in another order. Evidence: the same
-    // peer distances over frames 0–299 (0.088 / 0.186 / 0.319, median 0); odori's own solver
-    // loop, which came in just before, left the old value unchanged (it is Bullet's
-    // arithmetic); and tests/wasm.rs holds the wasm build to these bits.
+    // Evidence for this value (re-recorded twice: Bullet's maths moved to `libm`, then the
+    // broadphase became sweep and prune; CHANGELOG.md): odori-physics tests/peers.rs gives the
+    // same distances to babylon-mmd and mmd-anim over frames 0–299 as before each change
+    // (0.088 / 0.186 / 0.319 worst per 100 frames, median 0), and tests/wasm.rs holds the
+    // wasm build to these bits.
     check("gene physics 0..=300", h.value(), 4606771669191565367);
 }

@@ -10,23 +10,9 @@
 //!   knees, is held the same way at frame 2500 of the song (no golden file: the still against
 //!   the whole range, and a control without physics that must fail).
 //! - `cli_gene_light_0900_settle0.png`: `--settle 0`, physics started at frame 900 itself
-//!   (reset onto its pose, sixty settling steps): the command's output before the settled
-//!   start and the pre-roll, and this file was its golden then.
+//!   (reset onto its pose, sixty settling steps).
 //!
-//! Both re-blessed on branch phys (issue 18), when Bullet's float maths moved to the `libm`
-//! crate (wasm32 and native step alike): 900 frames of a chaotic system put a few hair
-//! strands elsewhere (43 and 164 pixels differed, at the hair and its shadow only; the body,
-//! face and clothes matched). The peer-parity tests of odori-physics hold the new physics to
-//! babylon-mmd and mmd-anim as they held the old. `cli_gene_light_0900.png` was re-blessed
-//! again when the IK's sines, cosines and arc-sines moved to `libm` (issue 18, so that wasm32
-//! poses as native does): legs that land up to 0.03 units apart on a few frames change the
-//! hair's 900-frame history; 135 of 5,241 covered pixels differed, all on the hood, the hair
-//! and their shadow edges (looked at in the diff map); the settle-0 golden did not move.
-//! Both re-blessed again (issue 22) when the broadphase became sweep and prune: touching
-//! bodies' contacts are solved in another order, which over 900 frames moves a few strands;
-//! 133 of 5,263 and 115 of 5,165 covered pixels differed by more than 24 levels (the rule
-//! allows 13), all at the hood, the hair and the collar and their shadow's edge (looked at
-//! beside the old golden and in the diff map); body, legs and face matched.
+//! Why and when the goldens were re-blessed is in CHANGELOG.md.
 //!
 //! Each runs on the default backend (wgpu when an adapter opens, else the CPU rasteriser); the
 //! CPU-skinned frame is also drawn with `--backend cpu` against the same golden and limits, and

@@ -1,4 +1,4 @@
-//! Issue 20's "done when": a scripted session of the commands a new user tries in the first
+//! A scripted session of the commands a new user tries in the first
 //! hour, run as the user would (the built binary, a shell for the pipe), leaves no 0-byte or
 //! partial file, prints no backtrace, and every error names the file that is wrong. Each step
 //! also has its own test; this one holds them together, so that a fix to one cannot quietly

@@ -171,7 +171,7 @@ fn demo_with_wav_audio() {
     }
 }
 
-/// Issue 20: `--audio` is checked before anything loads, and the message names the audio
+/// `--audio` is checked before anything loads, and the message names the audio
 /// file, once: a missing file, an image and a motion given as the soundtrack.
 #[test]
 fn audio_is_checked_first() {
@@ -253,7 +253,7 @@ fn gpu_and_cpu_skinning_agree() {
     );
 }
 
-/// Issue 20: an output odori cannot write is refused with what it accepts, and a bad place
+/// An output odori cannot write is refused with what it accepts, and a bad place
 /// to write is reported before anything is loaded (the model here does not even exist).
 #[test]
 fn bad_outputs_are_refused_before_loading() {
@@ -321,7 +321,7 @@ fn hidden_parts(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Issue 20: Ctrl-C (SIGINT) during an MP4 finishes a shorter, playable MP4 with the frames
+/// Ctrl-C (SIGINT) during an MP4 finishes a shorter, playable MP4 with the frames
 /// done so far, says so, and leaves no hidden partial file.
 #[test]
 fn ctrl_c_keeps_a_shorter_mp4() {
@@ -377,7 +377,7 @@ fn ctrl_c_keeps_a_shorter_mp4() {
     assert_eq!(hidden_parts(&dir), Vec::<String>::new());
 }
 
-/// Issue 20: a render that fails leaves no file under the output's name (and an older file
+/// A render that fails leaves no file under the output's name (and an older file
 /// of that name as it was), and no hidden partial file.
 #[test]
 fn a_failed_render_leaves_no_output() {
@@ -414,7 +414,7 @@ fn a_failed_render_leaves_no_output() {
     assert_eq!(hidden_parts(&dir), Vec::<String>::new());
 }
 
-/// Issue 20: without `XDG_RUNTIME_DIR` a render prints nothing about it (libwayland's probe
+/// Without `XDG_RUNTIME_DIR` a render prints nothing about it (libwayland's probe
 /// from Mesa's Vulkan device-select layer used to print an error twice), and leaves nothing
 /// behind in the temporary folder.
 #[test]
@@ -439,7 +439,7 @@ fn no_xdg_runtime_dir_noise() {
     assert!(!private.exists(), "{} left behind", private.display());
 }
 
-/// Issue 20: `--range` past the motion's last key warns (naming the last frame); a range
+/// `--range` past the motion's last key warns (naming the last frame); a range
 /// starting with '-' is read as a range, and a negative start is a clear error.
 #[test]
 fn range_past_the_end_warns_and_negative_is_refused() {

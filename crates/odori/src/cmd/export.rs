@@ -2,20 +2,10 @@
 //! (IK, append, morphs, physics) into a glTF 2.0 file any 3D tool plays. Arguments and
 //! messages only; `odori_gltf` does the work.
 
-use super::render::Range;
+use super::render::{ExportFps, Range};
 use anyhow::{Result, bail};
-use clap::ValueEnum;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Sample rates glTF export offers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExportFps {
-    #[value(name = "30")]
-    F30,
-    #[value(name = "60")]
-    F60,
-}
 
 pub struct Args {
     pub model: PathBuf,
@@ -67,10 +57,7 @@ pub fn run(args: Args) -> Result<()> {
     let options = odori_gltf::Options {
         start: args.range.as_ref().map_or(0.0, |r| r.start),
         stop: args.range.as_ref().and_then(|r| r.stop),
-        fps: match args.fps {
-            ExportFps::F30 => 30,
-            ExportFps::F60 => 60,
-        },
+        fps: args.fps.0,
         physics: args.physics,
         settle: args.settle.unwrap_or(odori_playback::SETTLE_SECONDS),
         reduce: args.reduce,

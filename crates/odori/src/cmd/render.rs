@@ -2,7 +2,6 @@
 //! playback library builds the scene and runs the pipeline (`odori_playback::offline`).
 
 use anyhow::Result;
-use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use odori_playback::choice::Choice;
 use odori_playback::output::RenderOutput;
@@ -11,58 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use odori_playback::choice::{ExportFps, Msaa, VideoFps};
 pub use odori_playback::render_job::{BackendChoice, EncoderChoice, Range, SkinningChoice};
-
-/// Output frame rates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Fps {
-    #[value(name = "24")]
-    F24,
-    #[value(name = "25")]
-    F25,
-    #[value(name = "30")]
-    F30,
-    #[value(name = "50")]
-    F50,
-    #[value(name = "60")]
-    F60,
-}
-
-impl Fps {
-    pub fn get(self) -> u32 {
-        match self {
-            Fps::F24 => 24,
-            Fps::F25 => 25,
-            Fps::F30 => 30,
-            Fps::F50 => 50,
-            Fps::F60 => 60,
-        }
-    }
-}
-
-/// MSAA sample counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Msaa {
-    #[value(name = "1")]
-    X1,
-    #[value(name = "2")]
-    X2,
-    #[value(name = "4")]
-    X4,
-    #[value(name = "8")]
-    X8,
-}
-
-impl Msaa {
-    pub fn get(self) -> u32 {
-        match self {
-            Msaa::X1 => 1,
-            Msaa::X2 => 2,
-            Msaa::X4 => 4,
-            Msaa::X8 => 8,
-        }
-    }
-}
 
 /// A clap value parser for an option whose names are the playback library's ([`Choice`]),
 /// each with its help line.
