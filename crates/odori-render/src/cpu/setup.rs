@@ -66,7 +66,7 @@ pub fn push_jobs(jobs: &mut Vec<Job>, job: Job, chunk: u32) {
 
 /// What the jobs read.
 pub struct Inputs<'a> {
-    pub models: &'a [super::CpuModel],
+    pub models: &'a [super::models::CpuModel],
     pub clip: &'a [Vec4],
     pub light: &'a [Vec4],
     /// Screen-space normal direction per vertex (edges).
