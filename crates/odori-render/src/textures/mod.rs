@@ -8,6 +8,7 @@ pub mod path;
 
 pub use decode::decode;
 use image::RgbaImage;
+use odori_format::limits::TEXTURE_BYTES;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -38,7 +39,8 @@ impl TextureSource {
                     }
                     path::Unresolved::NotFound => format!("{name}: not found"),
                 })?;
-                let bytes = std::fs::read(&file).map_err(|e| format!("{name}: {e}"))?;
+                let bytes = odori_format::limits::read_file(&file, &TEXTURE_BYTES)
+                    .map_err(|e| format!("{name}: {e}"))?;
                 let ext = file
                     .extension()
                     .and_then(|e| e.to_str())
