@@ -8,13 +8,16 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// Which of the four MMD formats a message is about.
+/// Which file format a message is about: MMD's four, and the DirectX `.x` accessories and
+/// `.vac` accessory settings MMD also loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     Pmx,
     Pmd,
     Vmd,
     Vpd,
+    X,
+    Vac,
     Pmm,
 }
 
@@ -26,6 +29,8 @@ impl fmt::Display for Format {
             Format::Vmd => "VMD",
             Format::Vpd => "VPD",
             Format::Pmm => "PMM",
+            Format::X => "DirectX .x",
+            Format::Vac => "VAC",
         })
     }
 }
@@ -40,7 +45,8 @@ pub struct Location {
     pub element: Option<usize>,
     /// Field name ("parent", "weight type", ...).
     pub field: &'static str,
-    /// Byte offset from the start of the file (for VPD: byte offset of the line).
+    /// Byte offset from the start of the file (for VPD and VAC: byte offset of the line; for
+    /// a compressed `.x`: offset in the decompressed data).
     pub offset: u64,
 }
 

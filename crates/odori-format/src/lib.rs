@@ -1,5 +1,5 @@
 //! Readers and writers for MikuMikuDance's file formats: PMX and PMD models, VMD motions and
-//! VPD poses.
+//! VPD poses, and the DirectX `.x` accessories and `.vac` accessory settings MMD also loads.
 //!
 //! The types mirror the files field for field (a "raw" layer, like the gltf crate's): reading
 //! then writing a canonical file gives back its bytes. Nothing here knows about animation or
@@ -20,29 +20,37 @@ pub mod sjis;
 pub mod pmd;
 pub mod pmm;
 pub mod pmx;
+pub mod vac;
 pub mod vmd;
 pub mod vpd;
+pub mod x;
 
 pub use error::{Diagnostic, ErrorKind, Format, FormatError, Location, Result};
 pub use pmd::Pmd;
 pub use pmm::Pmm;
 pub use pmx::Pmx;
 pub use sjis::SjisName;
+pub use vac::Vac;
 pub use vmd::Vmd;
 pub use vpd::Vpd;
+pub use x::XFile;
 
 use std::path::Path;
 
-/// Any of the four file kinds (boxed: the model types are large).
+/// Any of the file kinds (boxed: the model types are large).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
     Pmx(Box<Pmx>),
     Pmd(Box<Pmd>),
     Vmd(Box<Vmd>),
     Vpd(Box<Vpd>),
+    /// A DirectX `.x` accessory.
+    X(Box<XFile>),
+    /// A `.vac` accessory setting (known by its file name: it has no magic).
+    Vac(Box<Vac>),
 }
 
-/// Which format `bytes` hold, by magic; `None` when none matches.
+/// Which format `bytes` hold, by magic; `None` when none matches (a `.vac` has no magic).
 pub fn detect(bytes: &[u8]) -> Option<Format> {
     if bytes.starts_with(b"PMX ") {
         Some(Format::Pmx)
@@ -54,6 +62,8 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
         Some(Format::Vpd)
     } else if bytes.starts_with(pmm::MAGIC_V2) || bytes.starts_with(pmm::MAGIC_V1) {
         Some(Format::Pmm)
+    } else if bytes.starts_with(b"xof ") {
+        Some(Format::X)
     } else {
         None
     }
@@ -103,7 +113,7 @@ pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
     None
 }
 
-/// The format a file's name asks for (`.pmx`, `.pmd`, `.vmd`, `.vpd`, any case).
+/// The format a file's name asks for (`.pmx`, `.pmd`, `.vmd`, `.vpd`, `.x`, `.vac`, any case).
 pub fn format_of_path(path: &Path) -> Option<Format> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
     match ext.as_str() {
@@ -111,11 +121,13 @@ pub fn format_of_path(path: &Path) -> Option<Format> {
         "pmd" => Some(Format::Pmd),
         "vmd" => Some(Format::Vmd),
         "vpd" => Some(Format::Vpd),
+        "x" => Some(Format::X),
+        "vac" => Some(Format::Vac),
         _ => None,
     }
 }
 
-/// Parse bytes of any of the four formats (by magic), with diagnostics.
+/// Parse bytes of any format with a magic (all but `.vac`), with diagnostics.
 pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
     parse_expecting(bytes, None)
 }
@@ -125,19 +137,22 @@ pub fn parse_any(bytes: &[u8]) -> Result<(Document, Vec<Diagnostic>)> {
 fn parse_expecting(bytes: &[u8], expected: Option<Format>) -> Result<(Document, Vec<Diagnostic>)> {
     // A file cut inside its magic is read as that format, which reports it truncated.
     let cut_magic = || {
-        let magics: [(&[u8], Format); 5] = [
+        let magics: [(&[u8], Format); 6] = [
             (b"PMX ", Format::Pmx),
             (b"Pmd", Format::Pmd),
             (vmd::MAGIC_V2, Format::Vmd),
             (vmd::MAGIC_V1, Format::Vmd),
             (b"Vocaloid Pose Data file", Format::Vpd),
+            (b"xof ", Format::X),
         ];
         (!bytes.is_empty())
             .then(|| magics.into_iter().find(|(m, _)| m.starts_with(bytes)))
             .flatten()
             .map(|(_, f)| f)
     };
-    match detect(bytes).or_else(cut_magic) {
+    // A .vac has no magic: its name says what it is.
+    let vac = || (expected == Some(Format::Vac)).then_some(Format::Vac);
+    match detect(bytes).or_else(cut_magic).or_else(vac) {
         Some(Format::Pmx) => {
             pmx::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Pmx(Box::new(d)), g))
         }
@@ -148,6 +163,8 @@ fn parse_expecting(bytes: &[u8], expected: Option<Format>) -> Result<(Document, 
             vmd::parse_with_diagnostics(bytes).map(|(d, g)| (Document::Vmd(Box::new(d)), g))
         }
         Some(Format::Vpd) => vpd::parse(bytes).map(|d| (Document::Vpd(Box::new(d)), Vec::new())),
+        Some(Format::X) => x::parse(bytes).map(|d| (Document::X(Box::new(d)), Vec::new())),
+        Some(Format::Vac) => vac::parse(bytes).map(|d| (Document::Vac(Box::new(d)), Vec::new())),
         // A project holds many files' worth of data: its callers read it as a project.
         Some(Format::Pmm) => Err(FormatError::new(
             Location {
@@ -179,7 +196,7 @@ fn parse_expecting(bytes: &[u8], expected: Option<Format>) -> Result<(Document, 
     }
 }
 
-/// Read a file of any of the four formats; errors name the file.
+/// Read a file of any of the formats; errors name the file.
 pub fn read_path(path: impl AsRef<Path>) -> Result<(Document, Vec<Diagnostic>)> {
     let path = path.as_ref();
     let bytes = read_bytes(path)?;
@@ -252,5 +269,21 @@ impl Vpd {
     pub fn read(path: impl AsRef<Path>) -> Result<Vpd> {
         let path = path.as_ref();
         vpd::parse(&read_bytes(path)?).map_err(|e| e.with_path(path))
+    }
+}
+
+impl XFile {
+    /// Read a DirectX `.x` file; errors name the file.
+    pub fn read(path: impl AsRef<Path>) -> Result<XFile> {
+        let path = path.as_ref();
+        x::parse(&read_bytes(path)?).map_err(|e| e.with_path(path))
+    }
+}
+
+impl Vac {
+    /// Read a `.vac` accessory setting; errors name the file.
+    pub fn read(path: impl AsRef<Path>) -> Result<Vac> {
+        let path = path.as_ref();
+        vac::parse(&read_bytes(path)?).map_err(|e| e.with_path(path))
     }
 }

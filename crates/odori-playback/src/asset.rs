@@ -3,6 +3,7 @@
 //! the file again. Every front end (command line, window player, web page, Python, glTF
 //! export) takes its model data from here, so the PMX/PMD split lives in this one file.
 
+use crate::accessory_model;
 use crate::error::{PlaybackError, kind_of};
 use odori_deform::Mesh;
 use odori_format::{Document, Pmd, Pmx};
@@ -30,7 +31,9 @@ pub enum ModelFile<'a> {
 }
 
 impl ModelAsset {
-    /// Read and compile the PMX or PMD file at `path`; textures are looked up in its folder
+    /// Read and compile the PMX, PMD or DirectX `.x` file at `path` (a `.x` accessory becomes
+    /// a static model with one root bone, see `odori_format::x::to_pmx`; a `.vac` loads the
+    /// `.x` it names, without its placement); textures are looked up in its folder
     /// (as MMD resolves them, never outside it). Problems that MMD would load past are
     /// [`ModelAsset::warnings`], each naming the file.
     pub fn load(path: &Path) -> Result<ModelAsset, PlaybackError> {
@@ -40,10 +43,17 @@ impl ModelAsset {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => ".".into(),
         };
-        let file = match &doc {
-            Document::Pmx(p) => ModelFile::Pmx(p),
-            Document::Pmd(p) => ModelFile::Pmd(p),
-            other => {
+        // A `.x` accessory (or a `.vac` naming one) is drawn as the static model MMD draws.
+        let accessory = match &doc {
+            Document::X(x) => Some(accessory_model::from_x(x, path, folder.clone())),
+            Document::Vac(v) => Some(accessory_model::from_vac(v, path, &folder)?),
+            _ => None,
+        };
+        let (file, folder) = match (&doc, &accessory) {
+            (_, Some(a)) => (ModelFile::Pmx(&a.pmx), a.folder.clone()),
+            (Document::Pmx(p), None) => (ModelFile::Pmx(p), folder),
+            (Document::Pmd(p), None) => (ModelFile::Pmd(p), folder),
+            (other, None) => {
                 return Err(PlaybackError::NotAModel {
                     path: path.to_path_buf(),
                     found: kind_of(other),
@@ -51,7 +61,8 @@ impl ModelAsset {
             }
         };
         let mut asset = ModelAsset::compile(file, TextureSource::Folder(folder), &label)?;
-        let file_warnings = diagnostics.iter().map(|d| format!("{label}: {d}"));
+        let file_warnings = (diagnostics.iter().map(|d| format!("{label}: {d}")))
+            .chain(accessory.into_iter().flat_map(|a| a.warnings));
         asset.warnings.splice(0..0, file_warnings);
         Ok(asset)
     }

@@ -68,5 +68,7 @@ pub(crate) fn kind_of(doc: &odori_format::Document) -> &'static str {
         odori_format::Document::Pmd(_) => "PMD model",
         odori_format::Document::Vmd(_) => "VMD motion",
         odori_format::Document::Vpd(_) => "VPD pose",
+        odori_format::Document::X(_) => "DirectX .x accessory",
+        odori_format::Document::Vac(_) => "VAC accessory setting",
     }
 }

@@ -35,6 +35,7 @@
 //! # Ok(()) }
 //! ```
 
+mod accessory_model;
 pub mod asset;
 // The bake job shares the render job's option naming, and both sit behind `video`.
 #[cfg(feature = "video")]

@@ -41,6 +41,25 @@ pub struct Header {
     pub extra_globals: Vec<u8>,
 }
 
+impl Header {
+    /// PMX 2.0, UTF-16, no additional UVs and 4-byte indices everywhere: a header any model
+    /// built in code can be written with.
+    pub fn wide() -> Header {
+        Header {
+            version: 2.0,
+            encoding: TextEncoding::Utf16Le,
+            additional_uvs: 0,
+            vertex_index_size: 4,
+            texture_index_size: 4,
+            material_index_size: 4,
+            bone_index_size: 4,
+            morph_index_size: 4,
+            rigid_body_index_size: 4,
+            extra_globals: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ModelInfo {
     pub name: String,

@@ -2,7 +2,7 @@
 
 mod lines;
 mod read;
-mod write;
+pub(crate) mod write;
 
 pub use read::parse;
 pub use write::write;

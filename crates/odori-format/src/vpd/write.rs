@@ -39,7 +39,7 @@ pub fn write(vpd: &Vpd) -> Vec<u8> {
 }
 
 /// MMD's `%f` when it is exact, else the shortest text that reads back to `v`.
-fn num(v: f32) -> String {
+pub(crate) fn num(v: f32) -> String {
     let six = format!("{v:.6}");
     if six.parse::<f32>().is_ok_and(|p| p.to_bits() == v.to_bits()) {
         six

@@ -4,7 +4,8 @@
 use crate::stdout::stdout;
 use anyhow::Result;
 use odori_format::pmx::{MorphOffsets, TextEncoding};
-use odori_format::{Document, Pmd, Pmx, Vmd, Vpd};
+use odori_format::x::XFile;
+use odori_format::{Document, Pmd, Pmx, Vac, Vmd, Vpd};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::io::Write;
 use std::path::Path;
@@ -61,6 +62,8 @@ pub fn run(path: &Path, as_json: bool, names: bool) -> Result<()> {
         Document::Pmd(p) => ("PMD", pmd(p)),
         Document::Vmd(v) => ("VMD", vmd(v)),
         Document::Vpd(v) => ("VPD", vpd(v)),
+        Document::X(x) => ("X", x_file(x)),
+        Document::Vac(v) => ("VAC", vac(v)),
     };
     entries.splice(
         0..0,
@@ -309,4 +312,85 @@ fn vpd(v: &Vpd) -> Vec<(&'static str, Node)> {
         ("bones", names_of(&v.bones, |b| b.name.clone())),
         ("morphs", names_of(&v.morphs, |m| m.name.clone())),
     ]
+}
+
+fn x_file(x: &XFile) -> Vec<(&'static str, Node)> {
+    let meshes = x.meshes_with_transforms();
+    let mut textures: Vec<String> = Vec::new();
+    let mut add_texture = |t: &Option<String>| {
+        if let Some(t) = t
+            && !textures.contains(t)
+        {
+            textures.push(t.clone());
+        }
+    };
+    let mut inline_materials = 0;
+    for (mesh, _) in &meshes {
+        for slot in mesh.material_list.iter().flat_map(|l| &l.materials) {
+            if let odori_format::x::MaterialSlot::Inline(m) = slot {
+                inline_materials += 1;
+                add_texture(&m.texture);
+            }
+        }
+    }
+    for m in &x.materials {
+        add_texture(&m.texture);
+    }
+    let sum = |f: fn(&odori_format::x::Mesh) -> usize| -> usize {
+        meshes.iter().map(|(m, _)| f(m)).sum()
+    };
+    let frames = {
+        fn frame_count(frames: &[odori_format::x::Frame]) -> usize {
+            frames.iter().map(|f| 1 + frame_count(&f.frames)).sum()
+        }
+        frame_count(&x.frames)
+    };
+    vec![
+        (
+            "version",
+            text(format!("{}.{}", x.header.major, x.header.minor)),
+        ),
+        ("encoding", text(x.header.encoding.describe())),
+        (
+            "float_bits",
+            Int(match x.header.float_size {
+                odori_format::x::FloatSize::F32 => 32,
+                odori_format::x::FloatSize::F64 => 64,
+            }),
+        ),
+        (
+            "counts",
+            Map(vec![
+                ("frames", count(frames)),
+                ("meshes", count(meshes.len())),
+                ("vertices", count(sum(|m| m.positions.len()))),
+                ("faces", count(sum(|m| m.faces.len()))),
+                ("materials", count(inline_materials + x.materials.len())),
+                ("textures", count(textures.len())),
+            ]),
+        ),
+        ("textures", List(textures)),
+    ]
+}
+
+fn vac(v: &Vac) -> Vec<(&'static str, Node)> {
+    let three = |a: [f32; 3]| {
+        Map(vec![
+            ("x", Float(a[0])),
+            ("y", Float(a[1])),
+            ("z", Float(a[2])),
+        ])
+    };
+    let mut entries = vec![
+        ("name", text(&v.name)),
+        ("x_file", text(&v.x_file)),
+        ("scale", Float(v.scale)),
+        ("position", three(v.position)),
+        ("rotation_degrees", three(v.rotation)),
+        ("bone", text(&v.bone)),
+    ];
+    if let Some(shadow) = v.shadow {
+        entries.push(("shadow", Bool(shadow)));
+    }
+    entries
 }

@@ -73,18 +73,7 @@ impl<'a> Reader<'a> {
     fn new(bytes: &'a [u8]) -> Self {
         Reader {
             c: Cursor::new(bytes, Format::Pmx),
-            h: Header {
-                version: 2.0,
-                encoding: TextEncoding::Utf16Le,
-                additional_uvs: 0,
-                vertex_index_size: 4,
-                texture_index_size: 4,
-                material_index_size: 4,
-                bone_index_size: 4,
-                morph_index_size: 4,
-                rigid_body_index_size: 4,
-                extra_globals: Vec::new(),
-            },
+            h: Header::wide(),
             v21: false,
             sections: Vec::with_capacity(12),
             vertex_count: 0,
