@@ -58,5 +58,5 @@ def test_every_python_example_on_the_pages_runs(tmp_path, monkeypatch):
             code = code.replace("range=(0, 299)", "range=(0, 2)")
             exec(compile(code, f"{page.name}:python block {i}", "exec"), namespace)
             ran += 1
-    # The README's example and docs/python.md's three.
-    assert ran >= 4, f"only {ran} python blocks found"
+    # The README's example and docs/python.md's two.
+    assert ran >= 3, f"only {ran} python blocks found"
