@@ -20,7 +20,12 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(odori_no_bullet)");
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=shim");
-    for var in ["ODORI_NO_BULLET", "ODORI_BULLET_SRC", "ODORI_SOLVER_SCALAR", "CARGO_HOME"] {
+    for var in [
+        "ODORI_NO_BULLET",
+        "ODORI_BULLET_SRC",
+        "ODORI_SOLVER_SCALAR",
+        "CARGO_HOME",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
 

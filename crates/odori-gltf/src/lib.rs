@@ -236,7 +236,8 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
         summary.warnings.extend(warnings);
         summary.frames = samples.frames();
         summary.first = start;
-        summary.last = start + (samples.frames().saturating_sub(1)) as f32 * odori_pose::FPS / fps as f32;
+        summary.last =
+            start + (samples.frames().saturating_sub(1)) as f32 * odori_pose::FPS / fps as f32;
         let parents = pose.parents();
         let rest: Vec<Vec3> = pose
             .rest_positions()

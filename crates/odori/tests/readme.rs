@@ -38,9 +38,15 @@ fn root() -> PathBuf {
 const ELSEWHERE: &[(&str, &str)] = &[
     ("cargo test", ".ci/run runs the workspace's tests"),
     ("cargo build", ".ci/run builds the workspace"),
-    ("cargo bench", "benches are run by hand; docs/performance.md"),
+    (
+        "cargo bench",
+        "benches are run by hand; docs/performance.md",
+    ),
     ("cargo install cargo-fuzz", ".ci/run installs cargo-fuzz"),
-    ("RUSTC_BOOTSTRAP=1 cargo fuzz run", ".ci/run's fuzz smoke run"),
+    (
+        "RUSTC_BOOTSTRAP=1 cargo fuzz run",
+        ".ci/run's fuzz smoke run",
+    ),
     ("cd fuzz", ".ci/run's fuzz smoke run"),
     (
         "crates/odori-web/build.sh",
@@ -50,7 +56,10 @@ const ELSEWHERE: &[(&str, &str)] = &[
         "python3 -m http.server",
         "odori-web/tests/browser.rs serves the page",
     ),
-    ("pip install", "crates/odori-python/ci.sh installs the module"),
+    (
+        "pip install",
+        "crates/odori-python/ci.sh installs the module",
+    ),
     (
         "python crates/odori-python/examples/ray_poses.py",
         "crates/odori-python/ci.sh runs the Ray example",
@@ -151,7 +160,9 @@ fn resolve(words: &[String], dir: &Path, at: &str) -> Option<Vec<String>> {
     let mut it = words.iter().peekable();
     while let Some(w) = it.next() {
         if w == "-o" {
-            let target = it.next().unwrap_or_else(|| panic!("{at}: -o without a path"));
+            let target = it
+                .next()
+                .unwrap_or_else(|| panic!("{at}: -o without a path"));
             out.push(w.clone());
             out.push(dir.join(target).to_string_lossy().into_owned());
         } else if let Some(&(_, rel)) = SHARED.iter().find(|(name, _)| name == w) {
@@ -160,8 +171,13 @@ fn resolve(words: &[String], dir: &Path, at: &str) -> Option<Vec<String>> {
             let path = dir.join("song.wav");
             write_wav(&path);
             out.push(path.to_string_lossy().into_owned());
-        } else if w.contains('.') && !w.starts_with('-') && !w.chars().all(|c| c.is_ascii_digit() || c == '.') {
-            panic!("{at}: the test cannot provide the file `{w}`; name one of {SHARED:?} or song.wav");
+        } else if w.contains('.')
+            && !w.starts_with('-')
+            && !w.chars().all(|c| c.is_ascii_digit() || c == '.')
+        {
+            panic!(
+                "{at}: the test cannot provide the file `{w}`; name one of {SHARED:?} or song.wav"
+            );
         } else {
             out.push(w.clone());
         }
@@ -203,7 +219,11 @@ fn run(args: &[String], display: Option<&str>, at: &str) {
     if let Some(i) = args.iter().position(|a| a == "-o") {
         let written = Path::new(&args[i + 1]);
         let size = std::fs::metadata(written).map(|m| m.len()).unwrap_or(0);
-        assert!(size > 0, "{at}: `odori {}` wrote no {written:?}", args.join(" "));
+        assert!(
+            size > 0,
+            "{at}: `odori {}` wrote no {written:?}",
+            args.join(" ")
+        );
     }
 }
 
@@ -216,7 +236,11 @@ fn every_command_line_on_the_pages_runs() {
     let mut readme_commands = 0;
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
-        let name = page.strip_prefix(root()).unwrap_or(&page).display().to_string();
+        let name = page
+            .strip_prefix(root())
+            .unwrap_or(&page)
+            .display()
+            .to_string();
         for (n, code) in sh_lines(&text) {
             let at = format!("{name}:{n}");
             let Some(line) = classify(&code) else {
@@ -266,7 +290,10 @@ fn every_command_line_on_the_pages_runs() {
     }
     eprintln!("ran {ran} command lines, skipped {skipped}, parsed {syntax} syntax summaries");
     // The README shows the main job and an example for each front end that has a command.
-    assert!(readme_commands >= 7, "README.md shows only {readme_commands} odori commands");
+    assert!(
+        readme_commands >= 7,
+        "README.md shows only {readme_commands} odori commands"
+    );
     assert!(ran + skipped >= readme_commands);
     let _ = std::fs::remove_dir_all(&dir);
 }
