@@ -57,6 +57,9 @@ pub enum PlaybackError {
     /// The pose runtime refused (a motion bound to another model).
     #[error(transparent)]
     Pose(#[from] odori_pose::PoseError),
+    /// A pose stream that cannot be read, or does not fit the render it is given to.
+    #[error("{path}: {message}")]
+    Stream { path: PathBuf, message: String },
     #[error("GPU skinning needs a GPU renderer; the CPU rasteriser is drawing (skin on the CPU)")]
     GpuSkinningWithoutGpu,
 }

@@ -41,6 +41,8 @@ pub mod asset;
 #[cfg(feature = "video")]
 pub mod bake_job;
 pub mod choice;
+#[cfg(feature = "video")]
+pub mod chunked;
 pub mod digest;
 pub mod error;
 pub mod frame;
@@ -49,6 +51,8 @@ pub mod load;
 pub mod offline;
 pub mod output;
 pub mod player;
+#[cfg(feature = "video")]
+pub mod pose_stream;
 pub mod render;
 #[cfg(feature = "video")]
 pub mod render_job;

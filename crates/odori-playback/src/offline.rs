@@ -7,10 +7,13 @@
 use crate::error::PlaybackError;
 use crate::frame::Frame;
 use crate::player::Player;
+use crate::pose_stream::PoseStream;
+use crate::scene::Scene;
 pub use crate::render::renderer_for;
 use crate::sink::FrameSink;
 use odori_deform::gpu::GpuSkinner;
 use odori_render::AnyRenderer;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
@@ -103,7 +106,7 @@ impl RenderReport {
 /// whole). Cancelled before any frame was written, the sink is dropped unfinished (an MP4
 /// sink then leaves no file). [`RenderReport::frames`] says how many were written.
 pub fn render(
-    mut player: Player,
+    player: Player,
     renderer: &mut AnyRenderer,
     skinning: Skinning,
     range: FrameRange,
@@ -111,7 +114,58 @@ pub fn render(
     progress: &(dyn Fn() + Sync),
     cancel: &AtomicBool,
 ) -> Result<RenderReport, PlaybackError> {
-    let scene = player.scene().clone();
+    let source = PoseSource::Player(player);
+    render_from(source, renderer, skinning, range, sink, progress, cancel)
+}
+
+/// Where the offline pipeline's poses come from.
+pub enum PoseSource {
+    /// Evaluated as they are drawn: pose, physics and (on the CPU) deformation.
+    Player(Player),
+    /// Taken from a baked stream: output frame `k` of the run is the stream's frame
+    /// `first + k`; vertices are deformed from its skinning matrices when `deform` is on (as
+    /// the player deforms for CPU skinning).
+    Stream {
+        stream: Arc<PoseStream>,
+        scene: Arc<Scene>,
+        first: usize,
+        deform: bool,
+    },
+}
+
+impl PoseSource {
+    fn scene(&self) -> Arc<Scene> {
+        match self {
+            PoseSource::Player(p) => p.scene().clone(),
+            PoseSource::Stream { scene, .. } => scene.clone(),
+        }
+    }
+
+    fn evaluate(&mut self, range: &FrameRange, k: usize, out: &mut Frame) {
+        match self {
+            PoseSource::Player(p) => p.evaluate_at(range.frame(k) as f64, out),
+            PoseSource::Stream {
+                stream,
+                scene,
+                first,
+                deform,
+            } => stream.fill(scene, *first + k, *deform, out),
+        }
+    }
+}
+
+/// [`render`] with the poses from `source`: a player, or a baked [`PoseStream`] (a chunk of
+/// a longer render, drawn without simulating).
+pub fn render_from(
+    mut source: PoseSource,
+    renderer: &mut AnyRenderer,
+    skinning: Skinning,
+    range: FrameRange,
+    sink: Box<dyn FrameSink>,
+    progress: &(dyn Fn() + Sync),
+    cancel: &AtomicBool,
+) -> Result<RenderReport, PlaybackError> {
+    let scene = source.scene();
     let count = range.count;
     let (width, height) = (renderer.options().width, renderer.options().height);
     let fallback_camera = scene.framing_camera(width as f32 / height as f32);
@@ -146,7 +200,7 @@ pub fn render(
                 }
                 let Ok(mut f) = recycle_rx.recv() else { return };
                 let t = Instant::now();
-                player.evaluate_at(range.frame(k) as f64, &mut f);
+                source.evaluate(&range, k, &mut f);
                 StageTimes::add(&times.evaluate, t);
                 if frame_tx.send(f).is_err() {
                     return;
