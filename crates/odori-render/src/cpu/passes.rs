@@ -319,6 +319,14 @@ impl CpuRenderer {
     }
 }
 
+/// Whether the samples can be tested in AVX2 lanes on this CPU.
+fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return super::cover_lanes::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,12 +374,4 @@ mod tests {
         // Something was drawn: not every pixel is the background.
         assert!(img_a.pixels().any(|p| p.0 != [255; 4]));
     }
-}
-
-/// Whether the samples can be tested in AVX2 lanes on this CPU.
-fn avx2_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return super::cover_lanes::available();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
