@@ -247,6 +247,10 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// CPU rasteriser, or `auto`: wgpu when an adapter opens, else the CPU rasteriser.
         #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
         backend: BackendChoice,
+        /// Draw the video in N chunks on N threads from poses (and physics) computed once,
+        /// then join them into the MP4 without re-encoding: the same frames as one run.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        chunks: Option<u16>,
     },
     /// Play a dance in a window, in real time, with its music. With no files, the embedded
     /// demo. Drop models, motions, a camera VMD, a VPD pose or a song on the window to add
@@ -436,8 +440,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoder,
             skinning,
             backend,
+            chunks,
         } => {
-            return cmd::render::run(RenderJob {
+            let run = |job: RenderJob| match chunks {
+                Some(n) => cmd::chunks::run(job, n as usize),
+                None => cmd::render::run(job),
+            };
+            return run(RenderJob {
                 models: odori_playback::load::split_files(&files)?,
                 camera,
                 audio,

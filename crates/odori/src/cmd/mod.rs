@@ -2,6 +2,7 @@
 
 pub mod bake;
 pub mod bench;
+pub mod chunks;
 pub mod export;
 pub mod info;
 pub mod mesh;
