@@ -3,7 +3,7 @@
 //! released.
 //!
 //! The batch evaluation itself ([`batch`]) has no Python in it, so `cargo test --workspace`
-//! builds and tests it without an interpreter; the bindings ([`python`]) are only compiled
+//! builds and tests it without an interpreter; the bindings (`python`) are only compiled
 //! when maturin (or `--features python`) asks for them.
 
 pub mod batch;
