@@ -51,6 +51,7 @@ pub mod load;
 pub mod offline;
 pub mod output;
 pub mod player;
+pub mod project;
 #[cfg(feature = "video")]
 pub mod pose_stream;
 pub mod render;
