@@ -29,21 +29,9 @@ fn painted(k: usize) -> Vec<u8> {
     c.repeat((W * H) as usize)
 }
 
-/// A stereo song of `seconds` with a 20 ms, 2 kHz burst at `CLICK_S`.
+/// The test's song: silence with a click at `CLICK_S`.
 fn song(seconds: f64) -> Vec<f32> {
-    let start = (CLICK_S * RATE as f64) as usize;
-    (0..(seconds * RATE as f64) as usize)
-        .flat_map(|i| {
-            let t = i as f32 / RATE as f32;
-            let on = (start..start + RATE as usize / 50).contains(&i);
-            let v = if on {
-                0.8 * (t * 2000.0 * std::f32::consts::TAU).sin()
-            } else {
-                0.0
-            };
-            [v, v]
-        })
-        .collect()
+    common::click_song(RATE, seconds, CLICK_S)
 }
 
 fn temp(name: &str) -> PathBuf {

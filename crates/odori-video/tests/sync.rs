@@ -14,21 +14,9 @@ use std::path::Path;
 const RATE: u32 = 44_100;
 const CLICK_S: f64 = 1.5;
 
-/// Three seconds of stereo silence with a 20 ms, 2 kHz burst starting at `CLICK_S`.
+/// The test's song: silence with a click at `CLICK_S`.
 fn song() -> Vec<f32> {
-    let start = (CLICK_S * RATE as f64) as usize;
-    (0..3 * RATE as usize)
-        .flat_map(|i| {
-            let t = i as f32 / RATE as f32;
-            let on = (start..start + RATE as usize / 50).contains(&i);
-            let v = if on {
-                0.8 * (t * 2000.0 * std::f32::consts::TAU).sin()
-            } else {
-                0.0
-            };
-            [v, v]
-        })
-        .collect()
+    common::click_song(RATE, 3.0, CLICK_S)
 }
 
 /// Mux `track` under 2 s of 30 fps video and decode its sound back: (samples of the first

@@ -85,3 +85,21 @@ pub fn onset(samples: &[f32]) -> usize {
     assert!(peak > 0.3, "the click was lost (peak {peak})");
     samples.iter().position(|s| s.abs() >= 0.5 * peak).unwrap()
 }
+
+/// `seconds` of stereo silence at `rate` with a 20 ms, 2 kHz burst starting at `click_s`
+/// (interleaved).
+pub fn click_song(rate: u32, seconds: f64, click_s: f64) -> Vec<f32> {
+    let start = (click_s * rate as f64) as usize;
+    (0..(seconds * rate as f64) as usize)
+        .flat_map(|i| {
+            let t = i as f32 / rate as f32;
+            let on = (start..start + rate as usize / 50).contains(&i);
+            let v = if on {
+                0.8 * (t * 2000.0 * std::f32::consts::TAU).sin()
+            } else {
+                0.0
+            };
+            [v, v]
+        })
+        .collect()
+}
