@@ -54,6 +54,21 @@ enum Command {
         #[arg(long)]
         names: bool,
     },
+    /// Write a MikuMikuDance project's (.pmm) dances as VMD files, one per model, and its
+    /// camera, light and self-shadow keys as camera.vmd.
+    #[command(after_help = "Examples:
+  odori extract project.pmm -o motions/
+  odori extract project.pmm -o motions/ --search ~/MikuMikuDance")]
+    Extract {
+        /// The project (PMM version 2).
+        project: PathBuf,
+        /// The folder to write into (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Another folder to look for the project's files in (repeatable).
+        #[arg(long, value_name = "DIR")]
+        search: Vec<PathBuf>,
+    },
     /// Evaluate a model's pose at chosen frames and write it as pose JSON.
     #[command(after_help = "Examples:
   odori pose model.pmx dance.vmd --frames 0:300:30 -o pose.json
@@ -365,6 +380,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let verbose = cli.verbose;
     match cli.command {
         Command::Info { file, json, names } => cmd::info::run(&file, json, names)?,
+        Command::Extract {
+            project,
+            output,
+            search,
+        } => cmd::extract::run(&project, &output, &search)?,
         Command::Pose {
             model,
             motions,

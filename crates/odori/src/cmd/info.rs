@@ -56,6 +56,9 @@ impl Serialize for Node {
 }
 
 pub fn run(path: &Path, as_json: bool, names: bool) -> Result<()> {
+    if is_project(path) {
+        return print(&Map(project(path)?), as_json);
+    }
     let (doc, diagnostics) = odori_format::read_path(path)?;
     let (format, mut entries) = match &doc {
         Document::Pmx(p) => ("PMX", pmx(p)),
@@ -78,17 +81,98 @@ pub fn run(path: &Path, as_json: bool, names: bool) -> Result<()> {
     ));
     // Name lists are there only when asked for (`--names`).
     entries.retain(|(k, v)| names || !matches!(v, List(_)) || *k == "diagnostics");
-    let summary = Map(entries);
+    print(&Map(entries), as_json)
+}
+
+fn print(summary: &Node, as_json: bool) -> Result<()> {
     let mut out = stdout();
     if as_json {
-        let json = serde_json::to_string_pretty(&summary)?;
+        let json = serde_json::to_string_pretty(summary)?;
         writeln!(out, "{json}")?;
     } else {
-        print_text(&mut out, &summary, 0)?;
+        print_text(&mut out, summary, 0)?;
     }
     out.flush()?;
     Ok(())
 }
+
+/// A MikuMikuDance project, by its magic.
+fn is_project(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && odori_format::detect(&head) == Some(odori_format::Format::Pmm)
+}
+
+/// A project: its models and accessories with each file found or missing (the lists are
+/// always shown: they are the point of asking), key counts, range, output size, audio.
+fn project(path: &Path) -> Result<Vec<(&'static str, Node)>> {
+    use odori_playback::project::Project;
+    let p = Project::load(path, &[])?;
+    let found = |r: &odori_playback::project::paths::Resolved| match r.path() {
+        Some(f) => format!("found {}", f.display()),
+        None => "MISSING".to_string(),
+    };
+    let models = p
+        .models
+        .iter()
+        .zip(&p.pmm.models)
+        .map(|(m, raw)| {
+            format!(
+                "{}: {} ({}); {} bone keys, {} morph keys, {} model keys; edge {}, draw {}",
+                m.name,
+                raw.path.text(),
+                found(&m.file),
+                m.motion.bones.len(),
+                m.motion.morphs.len(),
+                m.motion.properties.len(),
+                m.edge_width,
+                m.draw_order
+            )
+        })
+        .collect();
+    let accessories = p
+        .accessories
+        .iter()
+        .zip(&p.pmm.accessories)
+        .map(|(a, raw)| {
+            format!(
+                "{}: {} ({}); {} keys",
+                a.name,
+                raw.path.text(),
+                found(&a.file),
+                a.keys.len()
+            )
+        })
+        .collect();
+    let frame = |f: Option<u32>| f.map_or_else(|| "-".to_string(), |f| f.to_string());
+    Ok(vec![
+        ("file", text(path.display().to_string())),
+        ("format", text("PMM")),
+        ("version", Int(if p.pmm.is_version1() { 1 } else { 2 })),
+        (
+            "output_size",
+            text(format!("{}x{}", p.output_size.0, p.output_size.1)),
+        ),
+        (
+            "range",
+            text(format!("{}:{}", frame(p.range.0), frame(p.range.1))),
+        ),
+        (
+            "audio",
+            text(p.audio.as_ref().map_or_else(|| "none".to_string(), found)),
+        ),
+        ("camera_keys", count(p.camera.cameras.len())),
+        ("light_keys", count(p.camera.lights.len())),
+        ("self_shadow_keys", count(p.camera.self_shadows.len())),
+        ("models", List(models)),
+        ("accessories", List(accessories)),
+        ("warnings", List(p.warnings)),
+    ])
+}
+
 
 fn print_text(out: &mut impl Write, node: &Node, indent: usize) -> std::io::Result<()> {
     let pad = "  ".repeat(indent);

@@ -4,6 +4,7 @@ pub mod bake;
 pub mod bench;
 pub mod chunks;
 pub mod export;
+pub mod extract;
 pub mod info;
 pub mod mesh;
 pub mod pose;
