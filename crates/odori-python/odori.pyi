@@ -111,6 +111,9 @@ def render(
     *,
     out: _Path = "odori.mp4",
     camera: Optional[_Path] = None,
+    stage: Union[_Path, Model, Sequence[Union[_Path, Model]], None] = None,
+    accessories: Union[str, Sequence[str], None] = None,
+    side_by_side: bool = False,
     audio: Optional[_Path] = None,
     size: Union[Tuple[int, int], str, None] = None,
     fps: Literal[24, 25, 30, 50, 60] = 30,
@@ -132,7 +135,11 @@ def render(
     render`` with the same options and defaults, the same frames.
 
     ``model``: a path or ``Model`` (or a list of them, with ``motion`` a list of the same
-    length: dancers side by side); none: the embedded demo. ``motion``: a path, a list of
+    length: several dancers, every one at the origin as in MMD, or stood apart with
+    ``side_by_side=True``); none: the embedded demo. ``stage``: a path or ``Model`` (or a
+    list) drawn at the origin, not framed by the default camera. ``accessories``:
+    ``"FILE[@MODEL:BONE]"`` or a list of them (``"mic.pmx@0:右手首"``: held by model 0's
+    right wrist, after physics; no ``@``: at the origin). ``motion``: a path, a list of
     paths merged in order, or a ``Motion`` (loaded for that model). ``out``: ``NAME.mp4``,
     ``NAME.png`` (the range's first frame) or a folder (``"frames/"``). ``size``: ``(w, h)``
     or ``"1280x720"`` (the default). ``range``: MMD frames ``(a, b)`` or ``"a:b"`` (b

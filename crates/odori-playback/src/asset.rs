@@ -125,6 +125,16 @@ impl ModelAsset {
         .expect("the generated demo model compiles")
     }
 
+    /// This model with every material's shadow casting off (self-shadow and ground shadow):
+    /// an accessory whose panel's shadow switch is off. It still receives self-shadow.
+    pub fn without_shadows(mut self) -> ModelAsset {
+        for m in &mut self.render.materials {
+            m.cast_shadow = false;
+            m.ground_shadow = false;
+        }
+        self
+    }
+
     /// The file path (or "embedded demo"), for messages.
     pub fn label(&self) -> &str {
         &self.label

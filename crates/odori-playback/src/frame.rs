@@ -6,7 +6,7 @@
 use glam::{Affine3A, BVec3A, Vec3, Vec3A};
 use odori_deform::Deformed;
 use odori_pose::MaterialState;
-use odori_render::camera::CameraPose;
+use odori_pose::camera::CameraPose;
 use odori_render::renderer::FrameView;
 use odori_render::{AnyRenderer, Light};
 
@@ -19,6 +19,8 @@ pub struct ModelFrame {
     pub(crate) materials: Vec<MaterialState>,
     pub(crate) visible: bool,
     pub(crate) bounds: (Vec3, Vec3),
+    /// A stage: left out of [`Frame::bounds`].
+    pub(crate) stage: bool,
 }
 
 impl ModelFrame {
@@ -84,9 +86,16 @@ impl Frame {
         self.light.unwrap_or(Light::DEFAULT)
     }
 
-    /// A box around every posed model.
+    /// A box around every posed model but the stages (every model's when all are stages):
+    /// what the light's shadow map covers, so that a room does not spread the map's texels
+    /// thin over floor and walls far from the dancers.
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        union_of(self.models.iter().map(|m| m.bounds))
+        let dancers = self.models.iter().any(|m| !m.stage);
+        union_of(
+            (self.models.iter())
+                .filter(|m| !m.stage || !dancers)
+                .map(|m| m.bounds),
+        )
     }
 
     /// The renderer's view of this frame; `fallback` is the camera when the scene has none.

@@ -2,9 +2,10 @@
 //! order — sample and morph, the before-physics pass (FK, append, IK), the physics stage, the
 //! after-physics pass, then deformation — handing out a [`Frame`].
 
+use crate::accessory::Accessory;
 use crate::frame::{Frame, ModelFrame, skeleton_bounds};
-use crate::scene::Scene;
-use glam::{Vec3, Vec3A};
+use crate::scene::{Role, Scene};
+use glam::{Affine3A, Vec3, Vec3A};
 use odori_physics::{PhysicsConfig, PhysicsWorld};
 use odori_pose::{Instance, Model, Motion, Stage};
 use std::sync::Arc;
@@ -136,7 +137,10 @@ impl Player {
                 let asset = m.asset();
                 let model = asset.pose();
                 let rig = asset.physics();
-                let physics = match (options.physics, rig.bodies.is_empty()) {
+                // An accessory is carried by its bone: bodies of its own would be left
+                // behind by the move the player gives it after the pose.
+                let simulated = options.physics && m.accessory().is_none();
+                let physics = match (simulated, rig.bodies.is_empty()) {
                     (true, false) => {
                         match PhysicsWorld::new(rig, model, PhysicsConfig::default()) {
                             Ok(w) => {
@@ -342,6 +346,32 @@ impl Player {
             }
             d.inst.after_physics(model);
             fill(o, &d.inst, m.placement(), d.margin);
+            o.stage = *m.role() == Role::Stage;
+            lap(&mut times.pose);
+            // An accessory is deformed once its parent bone has placed it, below.
+            if options.deform && m.accessory().is_none() {
+                odori_deform::deform(
+                    m.asset().mesh(),
+                    &o.skinning,
+                    &o.morph_weights,
+                    &mut o.vertices,
+                );
+                lap(&mut times.deform);
+            }
+        }
+        // Accessories after every model is posed (their parent may come later in the draw
+        // order), each moved onto its parent bone's world after physics.
+        for (m, i) in scene.models().iter().zip(0..) {
+            let Some(accessory) = m.accessory() else {
+                continue;
+            };
+            let parent_world = accessory.parent.map_or(Affine3A::IDENTITY, |p| {
+                let holder = &scene.models()[p.model];
+                let world = self.dancers[p.model].inst.world(p.bone);
+                Affine3A::from_translation(holder.placement()) * world
+            });
+            let o = &mut out.models[i];
+            place_accessory(o, accessory, parent_world, m.asset().render().bounds);
             lap(&mut times.pose);
             if options.deform {
                 odori_deform::deform(
@@ -357,7 +387,8 @@ impl Player {
             self.times = times;
         }
         out.camera = scene.camera().map(|c| c.sample(frame));
-        out.light = scene.light().map(|l| l.sample(frame));
+        let light = scene.light();
+        out.light = (!light.is_empty()).then(|| light.sample(frame));
     }
 
     /// [`Player::seek`] to `frame`, then [`Player::evaluate`].
@@ -447,6 +478,43 @@ fn catch_up(
         inst.after_physics(model);
     }
     false
+}
+
+/// Move an accessory's frame (filled at the origin) onto `parent_world` × its transform:
+/// every skinning matrix, and its box (its rest box's corners carried along); its opacity
+/// multiplies every material's alpha and its switch hides it.
+fn place_accessory(
+    out: &mut ModelFrame,
+    accessory: &Accessory,
+    parent_world: Affine3A,
+    (lo, hi): (Vec3, Vec3),
+) {
+    let root = accessory.world(parent_world);
+    for s in &mut out.skinning {
+        *s = root * *s;
+    }
+    let corners = (0..8).map(|c| {
+        let pick = |bit: usize, a: f32, b: f32| if c & bit == 0 { a } else { b };
+        Vec3A::from(root.transform_point3(Vec3::new(
+            pick(1, lo.x, hi.x),
+            pick(2, lo.y, hi.y),
+            pick(4, lo.z, hi.z),
+        )))
+    });
+    let (mut min, mut max) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+    for p in corners {
+        min = min.min(p);
+        max = max.max(p);
+    }
+    out.bounds = (min.into(), max.into());
+    let t = &accessory.transform;
+    if t.opacity != 1.0 {
+        for m in &mut out.materials {
+            m.mul.diffuse.w *= t.opacity;
+            m.add.diffuse.w *= t.opacity;
+        }
+    }
+    out.visible &= t.visible;
 }
 
 /// Copy an evaluated instance's products into `out`, moved to the model's place in the scene.

@@ -213,6 +213,9 @@ impl OptionNames {
 pub struct RenderJob {
     /// Each model with its motions (merged in order); none: the embedded demo.
     pub models: Vec<(ModelInput, Vec<PathBuf>)>,
+    /// Stages, accessories, and whether the dancers stand side by side (default: every model
+    /// at the origin, as in MMD).
+    pub scene: load::SceneOptions,
     pub camera: Option<PathBuf>,
     pub audio: Option<PathBuf>,
     /// `.mp4`, `.png` (the range's first frame) or a folder for PNG frames.
@@ -245,6 +248,7 @@ impl Default for RenderJob {
     fn default() -> RenderJob {
         RenderJob {
             models: Vec::new(),
+            scene: load::SceneOptions::default(),
             camera: None,
             audio: None,
             output: PathBuf::from("odori.mp4"),
@@ -346,7 +350,8 @@ impl RenderJob {
             (None, _) => {}
         }
 
-        let (mut scene, warnings) = load::scene_from_models(&self.models, self.camera.as_deref())?;
+        let (mut scene, warnings) =
+            load::scene_from_models(&self.models, self.camera.as_deref(), &self.scene)?;
         if let Some(path) = &self.audio {
             scene.set_audio(path);
         }

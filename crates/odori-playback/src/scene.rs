@@ -1,23 +1,46 @@
 //! A scene: one or more models, each with its motions (MMD scenes often have two dancers),
-//! a camera motion, a light motion and a soundtrack. Immutable once built; a
-//! [`crate::Player`] plays it.
+//! stages and accessories, a camera motion, a light motion and a soundtrack. Immutable once
+//! built; a [`crate::Player`] plays it.
+//!
+//! Placement is MikuMikuDance's: every model stands at the world origin and only its motion
+//! (センター, 全ての親) moves it. Standing the dancers side by side is a choice a front end
+//! makes ([`Scene::arrange_side_by_side`]). The models are drawn in the order they were added,
+//! which the loader makes MMD's ([`crate::load`]).
 
+use crate::accessory::Accessory;
 use crate::asset::ModelAsset;
 use crate::load::MotionFile;
 use glam::Vec3;
 use odori_format::Vmd;
 use odori_pose::Motion;
+use odori_pose::camera::{self, CameraMotion, CameraPose};
+use odori_pose::light::{LightMotion, LightTrack, SelfShadowMotion};
 use odori_pose::motion::Source;
-use odori_render::camera::{self, CameraMotion, CameraPose};
-use odori_render::{LightMotion, demo::Demo};
+use odori_render::demo::Demo;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// One model in a scene: its compiled asset, its motions merged into one, and where it
-/// stands.
+/// What a model is in its scene.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// Moved by its motion, framed by the default camera, stood apart by
+    /// [`Scene::arrange_side_by_side`].
+    Dancer,
+    /// A stage: at the origin, never arranged, left out of the default camera's framing and
+    /// of the box the light's shadow map covers (so the map stays on the dancers); it casts
+    /// and receives self-shadow as its materials say. It needs no motion.
+    Stage,
+    /// An accessory: drawn at its parent bone (or the world origin) with MMD's accessory
+    /// transform ([`Accessory`]).
+    Accessory(Accessory),
+}
+
+/// One model in a scene: its compiled asset, its motions merged into one, what it is and
+/// where it stands.
 pub struct SceneModel {
     asset: Arc<ModelAsset>,
     motion: Arc<Motion>,
+    role: Role,
     placement: Vec3,
 }
 
@@ -26,27 +49,50 @@ impl SceneModel {
         &self.asset
     }
 
-    /// The model's motions, merged in the order given and bound to it.
+    /// The model's motions, merged in the order given and bound to it (empty for a stage or
+    /// an accessory).
     pub fn motion(&self) -> &Arc<Motion> {
         &self.motion
     }
 
+    /// Dancer, stage or accessory.
+    pub fn role(&self) -> &Role {
+        &self.role
+    }
+
+    /// The accessory's parent and transform, when the model is one.
+    pub fn accessory(&self) -> Option<&Accessory> {
+        match &self.role {
+            Role::Accessory(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Whether the default camera frames this model and the light's shadow map covers it:
+    /// every model but a stage.
+    pub fn is_framed(&self) -> bool {
+        self.role != Role::Stage
+    }
+
     /// Where the model stands in the scene: a translation added to every bone's world
     /// transform after the pose (and physics) is computed, so the dance itself is untouched.
+    /// Zero (the origin, as in MMD) unless the dancers were stood side by side.
     pub fn placement(&self) -> Vec3 {
         self.placement
     }
 }
 
-/// Models with their motions, a camera, a light and a soundtrack.
+/// Models with their motions, stages and accessories, a camera, a light and a soundtrack.
 #[derive(Default)]
 pub struct Scene {
     models: Vec<SceneModel>,
     camera: Option<CameraMotion>,
-    light: Option<LightMotion>,
-    /// A camera (light) motion given on its own: the models' motions' keys no longer count.
+    light: LightTrack,
+    /// A camera (light, self-shadow) motion given on its own: the models' motions' keys no
+    /// longer count.
     camera_given: bool,
     light_given: bool,
+    shadow_given: bool,
     audio: Option<PathBuf>,
 }
 
@@ -65,9 +111,9 @@ impl Scene {
         scene
     }
 
-    /// Add a model with its motions (merged in order; a VPD is a still pose) and return its
-    /// index. Camera and light keys in the motions become the scene's camera and light unless
-    /// a camera motion was given ([`Scene::set_camera`]) or an earlier motion had them.
+    /// Add a dancer with its motions (merged in order; a VPD is a still pose) and return its
+    /// index. Camera, light and self-shadow keys in the motions become the scene's unless a
+    /// camera motion was given ([`Scene::set_camera`]) or an earlier motion had them.
     pub fn add_model(&mut self, asset: Arc<ModelAsset>, motions: &[Source<'_>]) -> usize {
         let motion = Arc::new(Motion::bind(asset.pose(), motions));
         self.add_bound(asset, motion);
@@ -85,11 +131,30 @@ impl Scene {
         self.add_model(asset, &sources)
     }
 
-    /// Add a model with a motion already bound to it (shared between scenes).
+    /// Add a dancer with a motion already bound to it (shared between scenes).
     pub fn add_bound(&mut self, asset: Arc<ModelAsset>, motion: Arc<Motion>) -> usize {
+        self.push(asset, motion, Role::Dancer)
+    }
+
+    /// Add a stage (no motion) and return its index.
+    pub fn add_stage(&mut self, asset: Arc<ModelAsset>) -> usize {
+        let motion = Arc::new(Motion::bind(asset.pose(), &[]));
+        self.push(asset, motion, Role::Stage)
+    }
+
+    /// Add an accessory (no motion) and return its index. Its parent, when it has one, names
+    /// a model by its index in this scene: one already added or one added later (the player
+    /// places accessories after every model is posed).
+    pub fn add_accessory(&mut self, asset: Arc<ModelAsset>, accessory: Accessory) -> usize {
+        let motion = Arc::new(Motion::bind(asset.pose(), &[]));
+        self.push(asset, motion, Role::Accessory(accessory))
+    }
+
+    fn push(&mut self, asset: Arc<ModelAsset>, motion: Arc<Motion>, role: Role) -> usize {
         self.models.push(SceneModel {
             asset,
             motion,
+            role,
             placement: Vec3::ZERO,
         });
         self.models.len() - 1
@@ -99,19 +164,26 @@ impl Scene {
         if !self.camera_given && self.camera.is_none() {
             self.camera = CameraMotion::from_keys(&vmd.cameras);
         }
-        if !self.light_given && self.light.is_none() {
-            self.light = LightMotion::from_keys(&vmd.lights);
+        if !self.light_given && self.light.light.is_none() {
+            self.light.light = LightMotion::from_keys(&vmd.lights);
+        }
+        if !self.shadow_given && self.light.shadow.is_none() {
+            self.light.shadow = SelfShadowMotion::from_keys(&vmd.self_shadows);
         }
     }
 
-    /// Use `vmd`'s camera keys (and its light keys, when it has any) for the scene, over
-    /// those of the models' motions.
+    /// Use `vmd`'s camera keys (and its light and self-shadow keys, when it has any) for the
+    /// scene, over those of the models' motions.
     pub fn set_camera(&mut self, vmd: &Vmd) {
         self.camera = CameraMotion::from_keys(&vmd.cameras);
         self.camera_given = true;
         if let Some(light) = LightMotion::from_keys(&vmd.lights) {
-            self.light = Some(light);
+            self.light.light = Some(light);
             self.light_given = true;
+        }
+        if let Some(shadow) = SelfShadowMotion::from_keys(&vmd.self_shadows) {
+            self.light.shadow = Some(shadow);
+            self.shadow_given = true;
         }
     }
 
@@ -129,21 +201,25 @@ impl Scene {
         self.models[i].placement = offset;
     }
 
-    /// Stand the models side by side along X, centred on the origin, each a little wider
-    /// apart than the widest model is wide (one model stays where it is).
+    /// Stand the dancers side by side along X, centred on the origin, each a little wider
+    /// apart than the widest dancer is wide (one dancer stays where it is). Stages and
+    /// accessories are never moved. MMD puts every model at the origin; this is for seeing
+    /// several dancers at once without their motions' own placement.
     pub fn arrange_side_by_side(&mut self) {
-        let n = self.models.len();
+        let dancers = || self.models.iter().filter(|m| m.role == Role::Dancer);
+        let n = dancers().count();
         if n < 2 {
             return;
         }
-        let width = (self.models.iter())
+        let width = dancers()
             .map(|m| {
                 let (lo, hi) = m.asset.render().bounds;
                 hi.x - lo.x
             })
             .fold(0.0f32, f32::max);
         let spacing = (width * 1.1).max(1.0);
-        for (i, m) in self.models.iter_mut().enumerate() {
+        let dancers = self.models.iter_mut().filter(|m| m.role == Role::Dancer);
+        for (i, m) in dancers.enumerate() {
             m.placement = Vec3::X * (i as f32 - (n - 1) as f32 / 2.0) * spacing;
         }
     }
@@ -156,27 +232,38 @@ impl Scene {
         self.camera.as_ref()
     }
 
-    pub fn light(&self) -> Option<&LightMotion> {
-        self.light.as_ref()
+    /// The light and self-shadow motions (MMD's defaults where absent).
+    pub fn light(&self) -> &LightTrack {
+        &self.light
     }
 
-    /// The last frame with any key (bones, morphs or camera) in any motion.
+    /// The last frame with any key (bones, morphs, camera, light or self-shadow) in any
+    /// motion.
     pub fn end_frame(&self) -> f32 {
         (self.models.iter())
             .map(|m| m.motion.end_frame())
             .fold(0.0f32, f32::max)
             .max(self.camera.as_ref().map_or(0.0, |c| c.end_frame()))
+            .max(self.light.end_frame())
     }
 
-    /// A box around every model at rest, placed.
+    /// A box around every dancer at rest, placed (every model's when there is no dancer).
+    /// Stages are left out, and accessories, whose rest box is not where their bone holds
+    /// them.
     pub fn rest_bounds(&self) -> (Vec3, Vec3) {
-        crate::frame::union_of(self.models.iter().map(|m| {
-            let (lo, hi) = m.asset.render().bounds;
-            (lo + m.placement, hi + m.placement)
-        }))
+        let dancing = self.models.iter().any(|m| m.role == Role::Dancer);
+        crate::frame::union_of(
+            (self.models.iter())
+                .filter(|m| m.role == Role::Dancer || !dancing)
+                .map(|m| {
+                    let (lo, hi) = m.asset.render().bounds;
+                    (lo + m.placement, hi + m.placement)
+                }),
+        )
     }
 
-    /// A camera that frames every model at rest (used when no motion has camera keys).
+    /// A camera that frames the dancers at rest, not the stage (used when no motion has
+    /// camera keys).
     pub fn framing_camera(&self, aspect: f32) -> CameraPose {
         let (lo, hi) = self.rest_bounds();
         camera::framing(lo, hi, aspect)

@@ -86,7 +86,7 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         None => Vec::new(),
     };
     let timeline = crate::audio::Timeline::new();
-    let session = Session::new(
+    let mut session = Session::new(
         &options.files,
         options.camera.as_deref(),
         options.audio.as_deref(),
@@ -94,6 +94,7 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         timeline,
     )
     .map_err(PlayerError::Load)?;
+    session.set_side_by_side(options.side_by_side);
     for m in &session.messages {
         eprintln!("{m}");
     }

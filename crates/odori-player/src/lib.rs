@@ -5,7 +5,7 @@
 //! [`audio::PlaybackClock`]; each redraw asks the clock where the song is (the sound card's
 //! position when there is sound, the system clock otherwise), poses the scene there and
 //! draws it with odori-render's [`odori_render::Renderer`] onto the window
-//! ([`view::View`]), with egui's panels over it. Keys, the mouse, dropped files and
+//! (`view::View`), with egui's panels over it. Keys, the mouse, dropped files and
 //! `--script` lines become [`actions::Action`]s handled in one place.
 
 pub mod actions;

@@ -37,6 +37,8 @@ pub struct Session {
     pub clock: PlaybackClock,
     pub timeline: Timeline,
     pub physics: bool,
+    /// Stand the models side by side (off: every model at the origin, as in MMD).
+    side_by_side: bool,
     /// Problems met (files that did not load, no sound device): shown in the window.
     pub messages: Vec<String>,
 }
@@ -67,6 +69,7 @@ impl Session {
             clock: PlaybackClock::new(None),
             timeline,
             physics,
+            side_by_side: false,
             messages: Vec::new(),
         };
         if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
@@ -200,7 +203,9 @@ impl Session {
                         unbound,
                     ));
             }
-            scene.arrange_side_by_side();
+            if self.side_by_side {
+                scene.arrange_side_by_side();
+            }
             scene
         };
         if let Some(c) = &self.camera {
@@ -215,6 +220,15 @@ impl Session {
         }
         self.scene = Arc::new(scene);
         self.rebuild_player();
+    }
+
+    /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
+    /// them and only their motions move them (`false`, the default).
+    pub fn set_side_by_side(&mut self, on: bool) {
+        if self.side_by_side != on {
+            self.side_by_side = on;
+            self.rebuild();
+        }
     }
 
     /// The player anew (physics switched, or reset): pose state and physics start over.

@@ -23,6 +23,7 @@
 
 mod append;
 pub mod bezier;
+pub mod camera;
 #[cfg(feature = "counters")]
 pub mod counters;
 mod error;
@@ -31,6 +32,7 @@ mod group;
 mod identity;
 mod ik;
 mod instance;
+pub mod light;
 pub mod material;
 mod math;
 pub mod model;

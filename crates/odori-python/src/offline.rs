@@ -7,7 +7,8 @@
 use crate::python::{Model, Motion, err};
 use odori_playback::bake_job;
 use odori_playback::choice::Choice;
-use odori_playback::load::ModelInput;
+use odori_playback::accessory::AccessorySpec;
+use odori_playback::load::{ModelInput, SceneOptions};
 use odori_playback::render_job::{Note, OptionNames, Range, RenderJob, parse_range, parse_size};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -52,8 +53,43 @@ fn motion_paths(obj: Option<&Bound<'_, PyAny>>, model: &ModelInput) -> PyResult<
     obj.extract()
 }
 
+/// `stage=`, `accessories=` and `side_by_side=` as the playback library takes them: a stage
+/// is a path or Model, or a list of them; an accessory is ``"FILE[@MODEL:BONE]"``, as
+/// ``odori render --accessory`` spells it, or a list of them.
+fn scene_options(
+    stage: Option<&Bound<'_, PyAny>>,
+    accessories: Option<&Bound<'_, PyAny>>,
+    side_by_side: bool,
+) -> PyResult<SceneOptions> {
+    let stage = stage.filter(|s| !s.is_none());
+    let stages = match stage {
+        None => Vec::new(),
+        Some(s) if s.is_instance_of::<pyo3::types::PyList>() => {
+            let list: Vec<Bound<'_, PyAny>> = s.extract()?;
+            list.iter().map(model_input).collect::<PyResult<_>>()?
+        }
+        Some(s) => vec![model_input(s)?],
+    };
+    let specs: Vec<String> = match accessories.filter(|a| !a.is_none()) {
+        None => Vec::new(),
+        Some(a) => match a.extract::<String>() {
+            Ok(one) => vec![one],
+            Err(_) => a.extract()?,
+        },
+    };
+    let accessories = (specs.iter())
+        .map(|s| AccessorySpec::parse(s).map_err(|why| err(format!("accessories: {why}"))))
+        .collect::<PyResult<_>>()?;
+    Ok(SceneOptions {
+        stages,
+        accessories,
+        side_by_side,
+    })
+}
+
 /// The scene's models: one model (a path or Model) with its motion, or lists of each of the
-/// same length (several dancers side by side). A Motion alone brings its model.
+/// same length (several dancers; at the origin unless `side_by_side`). A Motion alone brings
+/// its model.
 fn scene_models(
     model: Option<&Bound<'_, PyAny>>,
     motion: Option<&Bound<'_, PyAny>>,
@@ -149,7 +185,7 @@ fn note_line(note: Note) -> String {
 #[pyfunction]
 #[pyo3(signature = (
     model = None, motion = None, *, out = PathBuf::from("odori.mp4"), camera = None,
-    audio = None, size = None, fps = 30, range = None, msaa = None, fast = false,
+    stage = None, accessories = None, side_by_side = false, audio = None, size = None, fps = 30, range = None, msaa = None, fast = false,
     physics = true, settle = None, self_shadow = true, ground_shadow = true, edges = true,
     encoder = "auto", skinning = "auto", backend = "auto", verbose = false, progress = None
 ))]
@@ -160,6 +196,9 @@ pub fn render<'py>(
     motion: Option<&Bound<'py, PyAny>>,
     out: PathBuf,
     camera: Option<PathBuf>,
+    stage: Option<&Bound<'py, PyAny>>,
+    accessories: Option<&Bound<'py, PyAny>>,
+    side_by_side: bool,
     audio: Option<PathBuf>,
     size: Option<&Bound<'py, PyAny>>,
     fps: u32,
@@ -180,6 +219,7 @@ pub fn render<'py>(
     let defaults = RenderJob::default();
     let job = RenderJob {
         models: scene_models(model, motion)?,
+        scene: scene_options(stage, accessories, side_by_side)?,
         camera,
         audio,
         output: out.clone(),

@@ -97,6 +97,12 @@ pub(crate) struct FrameUniform {
     pub viewport: [f32; 4],
 }
 
+/// Whether self-shadow is drawn this frame: on in the options, and not switched off by the
+/// light's self-shadow keys (MMD's セルフシャドウ panel set to 影なし).
+pub(crate) fn self_shadow_on(o: &RenderOptions, view: &FrameView) -> bool {
+    o.self_shadow && view.light.shadow.is_on()
+}
+
 /// The frame's uniform values, and whether the ground shadow is drawn (on, and the light
 /// comes from above): the same for both renderers.
 pub(crate) fn frame_uniform(o: &RenderOptions, view: &FrameView) -> (FrameUniform, bool) {
@@ -121,7 +127,7 @@ pub(crate) fn frame_uniform(o: &RenderOptions, view: &FrameView) -> (FrameUnifor
             // Edge width in pixels per unit of edge size: one pixel up to 720 lines (MMD's
             // look at its usual sizes), growing with taller frames.
             (o.height as f32 / 720.0).max(1.0),
-            if o.self_shadow { 1.0 } else { 0.0 },
+            if self_shadow_on(o, view) { 1.0 } else { 0.0 },
         ],
     };
     (uniform, ground)
@@ -398,7 +404,8 @@ impl Renderer {
         before(&mut encoder);
         // Light-space depth: self-shadow casters, and ground-shadow casters (into the same
         // map when the sets agree, else their own).
-        let shadow_needed = self.options.self_shadow || (ground && self.ground_view.is_none());
+        let shadow_needed =
+            self_shadow_on(&self.options, view) || (ground && self.ground_view.is_none());
         if shadow_needed {
             self.depth_pass(&mut encoder, &self.shadow_view, |m, i| {
                 m.model.materials[i].cast_shadow && m.shown(i)

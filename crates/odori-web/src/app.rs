@@ -273,6 +273,24 @@ impl App {
         Ok(warnings)
     }
 
+    /// Stand the models side by side (`true`) or every one at the origin where its motion
+    /// puts it (`false`, MMD's placement and the default). The dance goes on from where it
+    /// was.
+    pub fn set_side_by_side(&mut self, on: bool) {
+        if self.cast.side_by_side == on {
+            return;
+        }
+        self.cast.side_by_side = on;
+        let (scene, _) = self.cast.scene();
+        let scene = Arc::new(scene);
+        let at = self.player.position();
+        self.player = Player::new(scene.clone(), player_options(self.physics));
+        self.player.seek(at);
+        self.orbit = scene.framing_camera(self.aspect);
+        self.scene = scene;
+        self.frame = Frame::default();
+    }
+
     /// The song the last drop held inside a zip, for the page to decode: its path inside the
     /// zip (the bytes come from [`App::take_song`]).
     pub fn song_name(&self) -> Option<String> {

@@ -43,9 +43,10 @@ pub fn kind_of(path: &str) -> Kind {
 
 /// What the page plays: the models dropped with their motions, and a camera motion. A drop
 /// that holds a model starts a new cast (a user trying models one after another sees one at
-/// a time; models dropped together stand side by side); a drop of motions alone adds them to
-/// the cast, as MikuMikuDance's "load motion" does: a VMD with only camera keys becomes the
-/// camera, any other motion goes to the chosen model (the last one unless told).
+/// a time; models dropped together stand at the origin, or side by side when asked); a drop
+/// of motions alone adds them to the cast, as MikuMikuDance's "load motion" does: a VMD with
+/// only camera keys becomes the camera, any other motion goes to the chosen model (the last
+/// one unless told).
 #[derive(Default)]
 pub struct Cast {
     models: Vec<CastModel>,
@@ -53,6 +54,8 @@ pub struct Cast {
     /// A song found inside a dropped zip (path, bytes), until the page takes it: the browser
     /// decodes audio, so it goes back to the page ([`Cast::take_song`]).
     song: Option<(String, Vec<u8>)>,
+    /// Stand the models side by side (off: every model at the origin, as in MMD).
+    pub side_by_side: bool,
 }
 
 /// One model with the motions added to it, in order.
@@ -176,8 +179,9 @@ impl Cast {
         self.song.take()
     }
 
-    /// The scene of the cast (models side by side; empty when the cast is), with a warning
-    /// per model about motion tracks it has no bone or morph for.
+    /// The scene of the cast (every model at the origin, as in MMD, or side by side when
+    /// [`Cast::side_by_side`] is on; empty when the cast is), with a warning per model about
+    /// motion tracks it has no bone or morph for.
     pub fn scene(&self) -> (Scene, Vec<String>) {
         let mut scene = Scene::new();
         let mut warnings = Vec::new();
@@ -189,7 +193,9 @@ impl Cast {
         if let Some(camera) = &self.camera {
             scene.set_camera(camera);
         }
-        scene.arrange_side_by_side();
+        if self.side_by_side {
+            scene.arrange_side_by_side();
+        }
         (scene, warnings)
     }
 }

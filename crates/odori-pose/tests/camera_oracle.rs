@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 use odori_format::Vmd;
-use odori_render::CameraMotion;
+use odori_pose::camera::CameraMotion;
 
 #[test]
 fn wavefile_camera_matches_babylon_mmd() {
