@@ -42,7 +42,7 @@ pub struct PanelState<'a> {
     pub audio: Option<String>,
     pub song: Option<String>,
     pub stats: &'a Stats,
-    pub messages: &'a [String],
+    pub messages: &'a crate::messages::Messages,
     pub show: bool,
     pub model: Option<ModelPanel<'a>>,
     pub marker: Option<Marker>,
@@ -156,8 +156,8 @@ pub fn show(ui: &mut egui::Ui, s: &PanelState<'_>, actions: &mut Vec<Action>) {
             });
             if !s.messages.is_empty() {
                 ui.separator();
-                for m in s.messages.iter().rev().take(6) {
-                    ui.colored_label(egui::Color32::from_rgb(200, 60, 40), m);
+                for m in s.messages.latest(6) {
+                    ui.colored_label(m.level.color(), &m.text);
                 }
             }
         });

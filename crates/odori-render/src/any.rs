@@ -2,6 +2,8 @@
 //! [`CpuRenderer`] when there is none (or when asked for). Front ends (the offline pipeline, a
 //! window player, the Python module) hold an [`AnyRenderer`] and never need to know which.
 
+pub use crate::backend::Backend;
+use crate::backend::{AdapterSummary, Pick, choose};
 use crate::cpu::CpuRenderer;
 use crate::gpu::{Gpu, NoAdapter};
 use crate::model::RenderModel;
@@ -9,40 +11,41 @@ use crate::renderer::{FrameView, RenderOptions, Renderer};
 use crate::textures::TextureSource;
 use odori_pose::MaterialState;
 
-/// Which renderer to use (`--backend`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Backend {
-    /// wgpu when an adapter opens (a GPU, or Mesa's software rasterisers), else the CPU.
-    #[default]
-    Auto,
-    /// wgpu only: no adapter is an error.
-    Gpu,
-    /// odori's own CPU rasteriser.
-    Cpu,
-}
-
 /// What frames are drawn on. Made once per renderer, so the size of the wgpu variant does
 /// not matter.
 #[allow(clippy::large_enum_variant)]
 pub enum Device {
     Gpu(Gpu),
-    /// The CPU rasteriser; `why` says why it was chosen (no adapter: the reason), for the
-    /// startup line.
+    /// The CPU rasteriser; `why` says why it was chosen (for the start-up line), `None`
+    /// when asked for.
     Cpu {
         why: Option<String>,
     },
 }
 
 impl Device {
-    /// Open the device `backend` asks for. `Auto` falls back to the CPU when no adapter opens.
+    /// Open the device `backend` asks for, by [`choose`]'s rule over the adapters wgpu
+    /// offers (the CPU rasteriser opens no adapter at all).
     pub fn open(backend: Backend) -> Result<Device, NoAdapter> {
-        match backend {
-            Backend::Cpu => Ok(Device::Cpu { why: None }),
-            Backend::Gpu => Gpu::new().map(Device::Gpu),
-            Backend::Auto => Ok(match Gpu::new() {
-                Ok(g) => Device::Gpu(g),
-                Err(e) => Device::Cpu { why: Some(e.0) },
+        if backend == Backend::Cpu {
+            return Ok(Device::Cpu { why: None });
+        }
+        let adapters = crate::gpu::adapters();
+        let summaries: Vec<AdapterSummary> =
+            adapters.iter().map(|a| (&a.get_info()).into()).collect();
+        let decision = choose(backend, &summaries).map_err(NoAdapter)?;
+        match decision.pick {
+            Pick::Cpu => Ok(Device::Cpu {
+                why: Some(decision.why),
             }),
+            Pick::Adapter(i) => match Gpu::from_adapter(&adapters[i]) {
+                Ok(g) => Ok(Device::Gpu(g)),
+                // A hardware adapter listed but not opening: still drawing, on the CPU.
+                Err(e) if backend == Backend::Auto => Ok(Device::Cpu {
+                    why: Some(format!("the GPU adapter did not open ({})", e.0)),
+                }),
+                Err(e) => Err(e),
+            },
         }
     }
 
@@ -54,21 +57,22 @@ impl Device {
         }
     }
 
-    /// One line for logs: the renderer and adapter, and on the CPU path what would be faster.
+    /// The start-up line: which renderer draws, on which adapter, and why it was chosen.
     pub fn describe(&self) -> String {
         match self {
-            Device::Gpu(g) => format!("wgpu on {}", g.describe()),
+            Device::Gpu(g) if g.is_software() => {
+                format!("wgpu on {} (asked for: backend gpu)", g.describe())
+            }
+            Device::Gpu(g) => format!(
+                "wgpu on {}: a hardware adapter is the fastest",
+                g.describe()
+            ),
             Device::Cpu { why } => {
                 let threads = rayon::current_num_threads();
-                let mut s = format!("odori's CPU rasteriser ({threads} threads)");
-                if let Some(why) = why {
-                    s.push_str(&format!(
-                        "; no GPU adapter ({why}). For GPU rendering install a GPU driver, or \
-                         Mesa's Vulkan software driver: `apt-get install mesa-vulkan-drivers \
-                         libvulkan1`"
-                    ));
+                match why {
+                    Some(why) => format!("odori's CPU rasteriser ({threads} threads): {why}"),
+                    None => format!("odori's CPU rasteriser ({threads} threads)"),
                 }
-                s
             }
         }
     }

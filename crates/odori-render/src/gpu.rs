@@ -64,6 +64,11 @@ impl Gpu {
             apply_limit_buckets: false,
         }))
         .map_err(|e| NoAdapter(e.to_string()))?;
+        Self::from_adapter(&adapter)
+    }
+
+    /// Open a device on `adapter` (one of [`adapters`], or one that can draw in a window).
+    pub fn from_adapter(adapter: &wgpu::Adapter) -> Result<Gpu, NoAdapter> {
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("odori"),
@@ -78,7 +83,7 @@ impl Gpu {
             device,
             queue,
             info,
-            sample_counts: Self::sample_counts(&adapter),
+            sample_counts: Self::sample_counts(adapter),
         })
     }
 
@@ -115,6 +120,25 @@ impl Gpu {
             self.info.name, self.info.backend, self.info.device_type
         )
     }
+}
+
+/// Every adapter wgpu offers, for [`crate::backend::choose`]: `WGPU_BACKEND`'s when set;
+/// otherwise Vulkan's, and GL's only when Vulkan has none (as [`Gpu::new`] probes, sparing
+/// the noise Mesa's EGL prints on display-less machines).
+pub fn adapters() -> Vec<wgpu::Adapter> {
+    let tries: Vec<wgpu::Backends> = match wgpu::Backends::from_env() {
+        Some(b) => vec![b],
+        None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+    };
+    for backends in tries {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+        desc.backends = backends;
+        let found = pollster::block_on(wgpu::Instance::new(desc).enumerate_adapters(backends));
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
 }
 
 /// For tests: the GPU, or `None` after printing a skip notice. `ODORI_REQUIRE_GPU=1` turns the

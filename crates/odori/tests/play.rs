@@ -1,13 +1,18 @@
-//! `odori play` in a real window under Xvfb (CI has no screen; Mesa's lavapipe draws), driven
-//! by `--script`, whose commands go through the code paths keys and drops take.
+//! `odori play` in a real window under Xvfb (CI has no screen), driven by `--script`, whose
+//! commands go through the code paths keys and drops take. Every test runs the window twice
+//! ([`Way`]): on odori's CPU rasteriser with every Vulkan and GL driver hidden (the backend
+//! left to auto, which must pick the CPU rasteriser and a software surface by itself), and
+//! on wgpu (`--backend gpu`: Mesa's lavapipe in CI; skipped without an adapter unless
+//! `ODORI_REQUIRE_GPU=1`).
 //!
-//! - A scripted screenshot of frame N equals the offline renderer's frame N (the playback
-//!   library's player and odori-render's `Renderer`, drawn headless in this test) within the
-//!   golden tolerance (`odori_testkit::golden::LIMITS`): the demo, and Gene_light ×
+//! - A scripted screenshot of frame N equals the offline renderer's frame N on the same
+//!   renderer (the playback library's player and odori-render, drawn headless in this test)
+//!   within the golden tolerance (`odori_testkit::golden::LIMITS`): the demo, and Gene_light ×
 //!   wavefile_v2 with physics after both were dropped on the window.
 //! - Space pauses: the frame shown stops, and moves again after a second Space.
 //! - A dropped model and motion load (the status line names the model), and a dropped file
-//!   that is no model leaves the player running with an error message.
+//!   that is no model leaves the player running with an error message, printed once
+//!   (the window once reprinted its whole message history on every drop).
 //!
 //! - The morph panel's `morph NAME WEIGHT` (the slider's action) draws what the offline
 //!   renderer draws with that weight keyed in a VMD (a separate path: the motion's own
@@ -21,6 +26,7 @@
 
 use odori_playback::offline::renderer_for;
 use odori_playback::{Frame, MotionFile, Player, PlayerOptions, Preroll, Scene};
+use odori_render::Device;
 use odori_render::RenderOptions;
 use odori_testkit::golden;
 use odori_testkit::xvfb::Xvfb;
@@ -32,6 +38,80 @@ use std::time::{Duration, Instant};
 const W: u32 = 320;
 const H: u32 = 240;
 
+/// How the window draws in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Way {
+    /// No graphics driver to be found: auto must choose odori's CPU rasteriser.
+    Cpu,
+    /// wgpu on whatever adapter there is.
+    Wgpu,
+}
+
+/// Both ways; wgpu's only when an adapter opens here (`ODORI_REQUIRE_GPU=1` makes a missing
+/// one a failure).
+fn ways() -> Vec<Way> {
+    let mut ways = vec![Way::Cpu];
+    if odori_render::gpu::for_tests().is_some() {
+        ways.push(Way::Wgpu);
+    }
+    ways
+}
+
+/// Variables that point every Vulkan loader, GL/EGL/GLX dispatcher and Mesa driver search
+/// at nothing, as on a machine with no graphics driver installed.
+const NO_DRIVERS: [(&str, &str); 8] = [
+    ("VK_ICD_FILENAMES", "/nonexistent"),
+    ("VK_DRIVER_FILES", "/nonexistent"),
+    ("VK_ADD_DRIVER_FILES", "/nonexistent"),
+    ("LIBGL_DRIVERS_PATH", "/nonexistent"),
+    ("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent"),
+    ("__EGL_VENDOR_LIBRARY_DIRS", "/nonexistent"),
+    ("__GLX_VENDOR_LIBRARY_NAME", "nonexistent"),
+    ("GBM_BACKENDS_PATH", "/nonexistent"),
+];
+
+impl Way {
+    fn name(self) -> &'static str {
+        match self {
+            Way::Cpu => "cpu",
+            Way::Wgpu => "wgpu",
+        }
+    }
+
+    /// The run's environment and flags.
+    fn apply(self, cmd: &mut Command) {
+        cmd.env_remove("WGPU_BACKEND");
+        match self {
+            Way::Cpu => {
+                for (k, v) in NO_DRIVERS {
+                    cmd.env(k, v);
+                }
+            }
+            Way::Wgpu => {
+                cmd.args(["--backend", "gpu"]);
+            }
+        }
+    }
+
+    /// How the frame reaches the window (the status line's `surface`): wgpu copies it onto
+    /// the surface (BGRA8 on X11, read back RGBA for a screenshot), not drawing it through a
+    /// shader; the CPU path writes it into a software surface.
+    fn surface(self) -> &'static str {
+        match self {
+            Way::Cpu => "soft",
+            Way::Wgpu => "copy",
+        }
+    }
+
+    /// The offline renderer's device for the reference frame: the same renderer.
+    fn device(self) -> Option<Device> {
+        match self {
+            Way::Cpu => Some(Device::Cpu { why: None }),
+            Way::Wgpu => odori_render::gpu::for_tests().map(Device::Gpu),
+        }
+    }
+}
+
 /// A private X server for the window (`odori_testkit::xvfb`).
 fn xvfb() -> Option<Xvfb> {
     odori_testkit::xvfb::start("window test")
@@ -39,12 +119,14 @@ fn xvfb() -> Option<Xvfb> {
 
 /// Run `odori play` with `script` on `x`; its standard output and error. Fails the test if
 /// it does not exit by itself, or exits with an error.
-fn play(x: &Xvfb, dir: &Path, script: &str, files: &[&Path]) -> (String, String) {
+/// On the CPU way, its start-up line must say the CPU rasteriser draws and why.
+fn play(way: Way, x: &Xvfb, dir: &Path, script: &str, files: &[&Path]) -> (String, String) {
     let path = dir.join("script.txt");
     std::fs::write(&path, script).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_odori"));
-    cmd.arg("play")
-        .args(files)
+    cmd.arg("play");
+    way.apply(&mut cmd);
+    cmd.args(files)
         .args(["--size", &format!("{W}x{H}"), "--script"])
         .arg(&path)
         .env("DISPLAY", x.display())
@@ -76,6 +158,16 @@ fn play(x: &Xvfb, dir: &Path, script: &str, files: &[&Path]) -> (String, String)
         "odori play failed ({:?}):\n{stdout}\n{stderr}",
         out.status
     );
+    let start = (stderr.lines()).find(|l| l.starts_with("odori play: "));
+    println!("{:?} way: {start:?}", way);
+    let start = start.unwrap_or_else(|| panic!("no start-up line: {stderr}"));
+    match way {
+        Way::Cpu => assert!(
+            start.contains("odori's CPU rasteriser") && start.contains("no GPU adapter"),
+            "with every driver hidden, auto chose: {start}"
+        ),
+        Way::Wgpu => assert!(start.contains("wgpu on"), "{start}"),
+    }
     (stdout, stderr)
 }
 
@@ -106,17 +198,9 @@ fn dancer(model: &Path, motion: &Path) -> Scene {
     scene
 }
 
-fn offline_frame(scene: Scene, frame: f64) -> Option<image::RgbaImage> {
+fn offline_frame(way: Way, scene: Scene, frame: f64) -> Option<image::RgbaImage> {
     let camera = scene.framing_camera(W as f32 / H as f32);
-    offline_frame_from(scene, frame, camera)
-}
-
-fn offline_frame_from(
-    scene: Scene,
-    frame: f64,
-    camera: odori_render::CameraPose,
-) -> Option<image::RgbaImage> {
-    let gpu = odori_render::gpu::for_tests()?;
+    let device = way.device()?;
     let scene = Arc::new(scene);
     let options = PlayerOptions {
         preroll: Preroll::Off,
@@ -127,7 +211,7 @@ fn offline_frame_from(
     player.evaluate_at(frame, &mut f);
     let mut renderer = renderer_for(
         &scene,
-        odori_render::Device::Gpu(gpu),
+        device,
         RenderOptions {
             width: W,
             height: H,
@@ -163,8 +247,12 @@ fn assert_same(name: &str, shot: &Path, reference: &image::RgbaImage, dir: &Path
     );
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("odori-play-{name}-{}", std::process::id()));
+fn temp_dir(way: Way, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "odori-play-{name}-{}-{}",
+        way.name(),
+        std::process::id()
+    ));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -172,37 +260,43 @@ fn temp_dir(name: &str) -> PathBuf {
 #[test]
 fn demo_screenshot_is_the_offline_frame_and_space_pauses() {
     let Some(x) = xvfb() else { return };
-    let dir = temp_dir("demo");
-    let script = "pause\nseek 60\nwait 3\nscreenshot shot60.png\nstatus\n\
-                  play\nwait 0.6s\nstatus\nkey Space\nwait 2\nstatus\nwait 0.6s\nstatus\n\
-                  key Space\nwait 0.6s\nstatus\nquit\n";
-    let (stdout, stderr) = play(&x, &dir, script, &[]);
-    let s = statuses(&stdout);
-    assert_eq!(s.len(), 5, "{stdout}\n{stderr}");
-    // The fast path ran: the frame is copied onto the surface (BGRA8 on X11), not drawn
-    // through a shader; the screenshot below reads that BGRA frame back.
-    assert_eq!(s[0]["surface"], "copy", "{stdout}");
-    assert_eq!(frame_of(&s[0]), 60.0, "the seek");
-    assert_eq!(s[0]["playing"], "false");
-    // Playing: the frame moves on.
-    assert_eq!(s[1]["playing"], "true");
-    assert!(frame_of(&s[1]) > 60.0 + 5.0, "{stdout}");
-    // Space paused: the frame counter stops.
-    assert_eq!(s[2]["playing"], "false");
-    assert_eq!(
-        frame_of(&s[2]),
-        frame_of(&s[3]),
-        "paused, yet the frame moved: {stdout}"
-    );
-    // Space again: it plays on.
-    assert_eq!(s[4]["playing"], "true");
-    assert!(frame_of(&s[4]) > frame_of(&s[3]) + 5.0, "{stdout}");
+    for way in ways() {
+        let dir = temp_dir(way, "demo");
+        let script = "pause\nseek 60\nwait 3\nscreenshot shot60.png\nstatus\n\
+                      play\nwait 0.6s\nstatus\nkey Space\nwait 2\nstatus\nwait 0.6s\nstatus\n\
+                      key Space\nwait 0.6s\nstatus\nquit\n";
+        let (stdout, stderr) = play(way, &x, &dir, script, &[]);
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 5, "{stdout}\n{stderr}");
+        // The way's fast path ran (see `Way::surface`).
+        assert_eq!(s[0]["surface"], way.surface(), "{stdout}");
+        assert_eq!(frame_of(&s[0]), 60.0, "the seek");
+        assert_eq!(s[0]["playing"], "false");
+        // Playing: the frame moves on.
+        assert_eq!(s[1]["playing"], "true");
+        assert!(frame_of(&s[1]) > 60.0 + 5.0, "{stdout}");
+        // Space paused: the frame counter stops.
+        assert_eq!(s[2]["playing"], "false");
+        assert_eq!(
+            frame_of(&s[2]),
+            frame_of(&s[3]),
+            "paused, yet the frame moved: {stdout}"
+        );
+        // Space again: it plays on.
+        assert_eq!(s[4]["playing"], "true");
+        assert!(frame_of(&s[4]) > frame_of(&s[3]) + 5.0, "{stdout}");
 
-    let Some(reference) = offline_frame(Scene::demo(), 60.0) else {
-        return;
-    };
-    assert_same("demo-60", &dir.join("shot60.png"), &reference, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
+        let Some(reference) = offline_frame(way, Scene::demo(), 60.0) else {
+            continue;
+        };
+        assert_same(
+            &format!("demo-60-{}", way.name()),
+            &dir.join("shot60.png"),
+            &reference,
+            &dir,
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]
@@ -214,66 +308,81 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
         return;
     };
     let Some(x) = xvfb() else { return };
-    let dir = temp_dir("gene");
-    let not_a_model = dir.join("notes.txt");
-    std::fs::write(&not_a_model, "not a model").unwrap();
-    let script = format!(
-        // Physics off and on (P twice) makes a fresh player, as the reference's: a seek after
-        // playing keeps the pose's history (IK), which moves some hair by a few pixels.
-        "status\ndrop {}\ndrop {}\ndrop {}\nwait 2\nstatus\npause\nkey p\nkey p\nseek 300\nwait 3\n\
-         screenshot shot300.png\nstatus\nquit\n",
-        model.display(),
-        motion.display(),
-        not_a_model.display()
-    );
-    let (stdout, stderr) = play(&x, &dir, &script, &[]);
-    let s = statuses(&stdout);
-    assert_eq!(s.len(), 3, "{stdout}\n{stderr}");
-    assert!(!s[0]["models"].contains("Gene"), "{stdout}");
-    assert!(
-        s[1]["models"].contains("Gene_light"),
-        "the dropped model: {stdout}"
-    );
-    assert_eq!(s[1]["physics"], "true", "{stdout}");
-    assert!(
-        stderr.contains("notes.txt: not a file odori plays"),
-        "the bad drop is reported: {stderr}"
-    );
-    assert_eq!(frame_of(&s[2]), 300.0);
+    for way in ways() {
+        let dir = temp_dir(way, "gene");
+        let not_a_model = dir.join("notes.txt");
+        std::fs::write(&not_a_model, "not a model").unwrap();
+        let script = format!(
+            // Physics off and on (P twice) makes a fresh player, as the reference's: a seek after
+            // playing keeps the pose's history (IK), which moves some hair by a few pixels.
+            // The bad file first: a window that reprinted its messages on each drop would
+            // print its error three times.
+            "status\ndrop {}\ndrop {}\ndrop {}\nwait 2\nstatus\npause\nkey p\nkey p\nseek 300\nwait 3\n\
+             screenshot shot300.png\nstatus\nquit\n",
+            not_a_model.display(),
+            model.display(),
+            motion.display(),
+        );
+        let (stdout, stderr) = play(way, &x, &dir, &script, &[]);
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 3, "{stdout}\n{stderr}");
+        assert!(!s[0]["models"].contains("Gene"), "{stdout}");
+        assert!(
+            s[1]["models"].contains("Gene_light"),
+            "the dropped model: {stdout}"
+        );
+        assert_eq!(s[1]["physics"], "true", "{stdout}");
+        assert_eq!(
+            stderr.matches("notes.txt: not a file odori plays").count(),
+            1,
+            "the bad drop is reported, once: {stderr}"
+        );
+        assert_eq!(
+            stderr.matches("loaded ").count(),
+            2,
+            "each file loaded is said once: {stderr}"
+        );
+        assert_eq!(frame_of(&s[2]), 300.0);
 
-    let Some(reference) = offline_frame(dancer(&model, &motion), 300.0) else {
-        return;
-    };
-    assert_same("gene-300", &dir.join("shot300.png"), &reference, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A VMD holding one morph key: `name` at `weight` on frame 0 (written byte by byte as the
-/// format lays it out: header, no bone keys, one morph key, empty camera, light and shadow
-/// sections).
-fn morph_vmd(path: &Path, name: &str, weight: f32) {
-    let mut b = Vec::new();
-    let fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
-        let mut f = bytes.to_vec();
-        f.resize(n, 0);
-        b.extend_from_slice(&f);
-    };
-    fixed(&mut b, b"Vocaloid Motion Data 0002", 30);
-    fixed(&mut b, b"test", 20);
-    b.extend_from_slice(&0u32.to_le_bytes());
-    b.extend_from_slice(&1u32.to_le_bytes());
-    fixed(&mut b, &odori_format::sjis::encode_sjis(name), 15);
-    b.extend_from_slice(&0u32.to_le_bytes());
-    b.extend_from_slice(&weight.to_le_bytes());
-    for _ in 0..3 {
-        b.extend_from_slice(&0u32.to_le_bytes());
+        let Some(reference) = offline_frame(way, dancer(&model, &motion), 300.0) else {
+            continue;
+        };
+        assert_same(
+            &format!("gene-300-{}", way.name()),
+            &dir.join("shot300.png"),
+            &reference,
+            &dir,
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    std::fs::write(path, b).unwrap();
-}
 
-/// Pixels that differ at all between two pictures of one size.
-fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
-    a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+    /// A VMD holding one morph key: `name` at `weight` on frame 0 (written byte by byte as the
+    /// format lays it out: header, no bone keys, one morph key, empty camera, light and shadow
+    /// sections).
+    fn morph_vmd(path: &Path, name: &str, weight: f32) {
+        let mut b = Vec::new();
+        let fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
+            let mut f = bytes.to_vec();
+            f.resize(n, 0);
+            b.extend_from_slice(&f);
+        };
+        fixed(&mut b, b"Vocaloid Motion Data 0002", 30);
+        fixed(&mut b, b"test", 20);
+        b.extend_from_slice(&0u32.to_le_bytes());
+        b.extend_from_slice(&1u32.to_le_bytes());
+        fixed(&mut b, &odori_format::sjis::encode_sjis(name), 15);
+        b.extend_from_slice(&0u32.to_le_bytes());
+        b.extend_from_slice(&weight.to_le_bytes());
+        for _ in 0..3 {
+            b.extend_from_slice(&0u32.to_le_bytes());
+        }
+        std::fs::write(path, b).unwrap();
+    }
+
+    /// Pixels that differ at all between two pictures of one size.
+    fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+        a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+    }
 }
 
 #[test]
@@ -282,52 +391,59 @@ fn morph_slider_and_bone_pick_show_on_the_picture() {
         return;
     };
     let Some(x) = xvfb() else { return };
-    let dir = temp_dir("morph");
-    // 笑顔(総, the whole smiling face (a group morph: eyes, brows, mouth).
-    let morph = "笑顔(総";
-    let script = format!(
-        "pause\nwait 2\nscreenshot plain.png\nmorph {morph} 1\nwait 2\nscreenshot morph.png\n\
-         bone 頭\nwait 1\nstatus\nmorph reset\nbone none\nwait 1\nstatus\nquit\n"
-    );
-    let (stdout, stderr) = play(&x, &dir, &script, &[&model]);
-    let s = statuses(&stdout);
-    assert_eq!(s.len(), 2, "{stdout}\n{stderr}");
-    assert_eq!(s[0]["morphs"], format!("0:{morph}:1.00"), "{stdout}");
-    assert_eq!(s[1]["morphs"], "none", "{stdout}");
-    assert_eq!(s[1]["bone"], "none", "{stdout}");
-    // The head bone: on the picture, in its upper fifth (Gene stands framed full length).
-    let (name, at) = s[0]["bone"].split_once('@').expect("bone=NAME@X,Y");
-    assert_eq!(name, "頭");
-    let (bx, by) = at.split_once(',').unwrap();
-    let (bx, by): (f32, f32) = (bx.parse().unwrap(), by.parse().unwrap());
-    assert!(
-        (0.0..W as f32).contains(&bx) && by > 0.0 && by < H as f32 * 0.3,
-        "the head at {bx},{by}"
-    );
+    for way in ways() {
+        let dir = temp_dir(way, "morph");
+        // 笑顔(総, the whole smiling face (a group morph: eyes, brows, mouth).
+        let morph = "笑顔(総";
+        let script = format!(
+            "pause\nwait 2\nscreenshot plain.png\nmorph {morph} 1\nwait 2\nscreenshot morph.png\n\
+             bone 頭\nwait 1\nstatus\nmorph reset\nbone none\nwait 1\nstatus\nquit\n"
+        );
+        let (stdout, stderr) = play(way, &x, &dir, &script, &[&model]);
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 2, "{stdout}\n{stderr}");
+        assert_eq!(s[0]["morphs"], format!("0:{morph}:1.00"), "{stdout}");
+        assert_eq!(s[1]["morphs"], "none", "{stdout}");
+        assert_eq!(s[1]["bone"], "none", "{stdout}");
+        // The head bone: on the picture, in its upper fifth (Gene stands framed full length).
+        let (name, at) = s[0]["bone"].split_once('@').expect("bone=NAME@X,Y");
+        assert_eq!(name, "頭");
+        let (bx, by) = at.split_once(',').unwrap();
+        let (bx, by): (f32, f32) = (bx.parse().unwrap(), by.parse().unwrap());
+        assert!(
+            (0.0..W as f32).contains(&bx) && by > 0.0 && by < H as f32 * 0.3,
+            "the head at {bx},{by}"
+        );
 
-    let plain = image::open(dir.join("plain.png")).unwrap().to_rgba8();
-    let morphed = image::open(dir.join("morph.png")).unwrap().to_rgba8();
-    let changed = differing(&plain, &morphed);
-    println!("{morph} at 1 changes {changed} pixels");
-    assert!(changed > 20, "the morph did not show: {changed} pixels");
+        let plain = image::open(dir.join("plain.png")).unwrap().to_rgba8();
+        let morphed = image::open(dir.join("morph.png")).unwrap().to_rgba8();
+        let changed = differing(&plain, &morphed);
+        println!("{morph} at 1 changes {changed} pixels");
+        assert!(changed > 20, "the morph did not show: {changed} pixels");
 
-    let vmd = dir.join("morph.vmd");
-    morph_vmd(&vmd, morph, 1.0);
-    let Some(reference) = offline_frame(dancer(&model, &vmd), 0.0) else {
-        return;
-    };
-    assert_same("gene-morph", &dir.join("morph.png"), &reference, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
-}
+        let vmd = dir.join("morph.vmd");
+        morph_vmd(&vmd, morph, 1.0);
+        let Some(reference) = offline_frame(way, dancer(&model, &vmd), 0.0) else {
+            continue;
+        };
+        assert_same(
+            &format!("gene-morph-{}", way.name()),
+            &dir.join("morph.png"),
+            &reference,
+            &dir,
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
-/// Window pixel of scene point `p` under `camera` (the renderer's view and projection).
-fn pixel_of(camera: &odori_render::CameraPose, p: glam::Vec3) -> (f32, f32) {
-    let clip = camera.projection(W as f32 / H as f32) * camera.view() * p.extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    (
-        (ndc.x + 1.0) * 0.5 * W as f32,
-        (1.0 - ndc.y) * 0.5 * H as f32,
-    )
+    /// Window pixel of scene point `p` under `camera` (the renderer's view and projection).
+    fn pixel_of(camera: &odori_render::CameraPose, p: glam::Vec3) -> (f32, f32) {
+        let clip = camera.projection(W as f32 / H as f32) * camera.view() * p.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        (
+            (ndc.x + 1.0) * 0.5 * W as f32,
+            (1.0 - ndc.y) * 0.5 * H as f32,
+        )
+    }
 }
 
 #[test]
@@ -339,61 +455,67 @@ fn drops_go_to_the_model_under_the_cursor_and_double_click_refocuses() {
         return;
     };
     let Some(x) = xvfb() else { return };
-    let dir = temp_dir("drop-at");
-    // The scene the window builds from two models on the command line, and its first camera.
-    let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
-    let mut scene = Scene::new();
-    scene.add_model_files(asset.clone(), &[]);
-    scene.add_model_files(asset, &[]);
-    scene.arrange_side_by_side();
-    let scene = Arc::new(scene);
-    let camera = scene.framing_camera(W as f32 / H as f32);
-    let body = |i: usize| scene.models()[i].placement() + glam::Vec3::new(0.0, 10.0, 0.0);
-    let (p0, p1) = (pixel_of(&camera, body(0)), pixel_of(&camera, body(1)));
-    // Model 1's head bone at rest (the pose library's own evaluation), and a point one unit
-    // above it: the face.
-    let head = {
-        let mut player = Player::new(scene.clone(), PlayerOptions::default());
-        player.evaluate_at(0.0, &mut Frame::default());
-        let b = scene.models()[1].asset().pose().find_bone("頭").unwrap();
-        glam::Vec3::from(player.instance(1).world_positions()[b]) + scene.models()[1].placement()
-    };
-    let face = pixel_of(&camera, head + glam::Vec3::Y);
-    let script = format!(
-        // Where no model is first, while both stand at rest in their boxes.
-        "pause\nwait 2\ndrop {m} at 1 1\nwait 2\nstatus\ndrop {m} at {} {}\nwait 2\nstatus\n\
-         drop {m} at {} {}\nwait 2\nstatus\ndoubleclick {} {}\nwait 2\nstatus\nquit\n",
-        p0.0,
-        p0.1,
-        p1.0,
-        p1.1,
-        face.0,
-        face.1,
-        m = motion.display(),
-    );
-    let (stdout, stderr) = play(&x, &dir, &script, &[&model, &model]);
-    let s = statuses(&stdout);
-    assert_eq!(s.len(), 4, "{stdout}\n{stderr}");
-    assert_eq!(
-        s[0]["motions"], "0,1",
-        "dropped on no model: the last: {stdout}"
-    );
-    assert_eq!(s[1]["motions"], "1,1", "dropped on model 0: {stdout}");
-    assert_eq!(s[2]["motions"], "1,2", "dropped on model 1: {stdout}");
-    assert_eq!(s[3]["camera"], "orbit");
-    let t: Vec<f32> = (s[3]["target"].split(','))
-        .map(|v| v.parse().unwrap())
-        .collect();
-    println!(
-        "double-click on model 1's face ({face:?}) refocused on {t:?}; its head bone at {head}"
-    );
-    // On model 1's face: beside the head bone, at the face's height, in front of the bone (the
-    // camera looks along +Z from in front, so the front is the lower Z side).
-    assert!((t[0] - head.x).abs() < 2.0, "{t:?}");
-    assert!(t[1] > head.y && t[1] < head.y + 2.5, "{t:?}");
-    assert!(
-        t[2] < head.z,
-        "the ray met the back of the head, not the face: {t:?}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    for way in ways() {
+        let dir = temp_dir(way, "drop-at");
+        // The scene the window builds from two models on the command line with
+        // `--side-by-side` (without it both stand at the origin, as in MMD), and its first
+        // camera.
+        let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
+        let mut scene = Scene::new();
+        scene.add_model_files(asset.clone(), &[]);
+        scene.add_model_files(asset, &[]);
+        scene.arrange_side_by_side();
+        let scene = Arc::new(scene);
+        let camera = scene.framing_camera(W as f32 / H as f32);
+        let body = |i: usize| scene.models()[i].placement() + glam::Vec3::new(0.0, 10.0, 0.0);
+        let (p0, p1) = (pixel_of(&camera, body(0)), pixel_of(&camera, body(1)));
+        // Model 1's head bone at rest (the pose library's own evaluation), and a point one unit
+        // above it: the face.
+        let head = {
+            let mut player = Player::new(scene.clone(), PlayerOptions::default());
+            player.evaluate_at(0.0, &mut Frame::default());
+            let b = scene.models()[1].asset().pose().find_bone("頭").unwrap();
+            glam::Vec3::from(player.instance(1).world_positions()[b])
+                + scene.models()[1].placement()
+        };
+        let face = pixel_of(&camera, head + glam::Vec3::Y);
+        let script = format!(
+            // Where no model is first, while both stand at rest in their boxes.
+            "pause\nwait 2\ndrop {m} at 1 1\nwait 2\nstatus\ndrop {m} at {} {}\nwait 2\nstatus\n\
+             drop {m} at {} {}\nwait 2\nstatus\ndoubleclick {} {}\nwait 2\nstatus\nquit\n",
+            p0.0,
+            p0.1,
+            p1.0,
+            p1.1,
+            face.0,
+            face.1,
+            m = motion.display(),
+        );
+        let side_by_side = Path::new("--side-by-side");
+        let (stdout, stderr) = play(way, &x, &dir, &script, &[&model, &model, side_by_side]);
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 4, "{stdout}\n{stderr}");
+        assert_eq!(
+            s[0]["motions"], "0,1",
+            "dropped on no model: the last: {stdout}"
+        );
+        assert_eq!(s[1]["motions"], "1,1", "dropped on model 0: {stdout}");
+        assert_eq!(s[2]["motions"], "1,2", "dropped on model 1: {stdout}");
+        assert_eq!(s[3]["camera"], "orbit");
+        let t: Vec<f32> = (s[3]["target"].split(','))
+            .map(|v| v.parse().unwrap())
+            .collect();
+        println!(
+            "double-click on model 1's face ({face:?}) refocused on {t:?}; its head bone at {head}"
+        );
+        // On model 1's face: beside the head bone, at the face's height, in front of the bone (the
+        // camera looks along +Z from in front, so the front is the lower Z side).
+        assert!((t[0] - head.x).abs() < 2.0, "{t:?}");
+        assert!(t[1] > head.y && t[1] < head.y + 2.5, "{t:?}");
+        assert!(
+            t[2] < head.z,
+            "the ray met the back of the head, not the face: {t:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
