@@ -3,8 +3,9 @@
 //!
 //! - [`ModelAsset`]: a PMX or PMD file read once into one compiled value that owns the pose
 //!   model, the deformation mesh, the render model and the physics model.
-//! - [`Scene`]: one or more models, each with its motions, a camera motion, a light motion
-//!   and a soundtrack.
+//! - [`Scene`]: one or more models, each with its motions, stages and accessories
+//!   ([`accessory`]), a camera motion, a light motion and a soundtrack. Every model stands at
+//!   the origin, as in MMD, unless the dancers are stood side by side.
 //! - [`Player`]: seeks and advances a scene (in real time or frame by frame) and hands out,
 //!   per frame, each model's deformed vertices or skinning matrices, material states and
 //!   bounds, and the camera and light ([`Frame`]). Physics is a stage it runs between the
@@ -26,7 +27,7 @@
 //!     scene.add_model_files(asset, &[MotionFile::read(Path::new(dance))?.0]);
 //! }
 //! scene.set_camera(&odori_playback::load::camera_file(Path::new("wavefile_camera.vmd"))?);
-//! scene.arrange_side_by_side();
+//! scene.arrange_side_by_side(); // MMD puts both at the origin; here they stand apart
 //! let mut player = Player::new(Arc::new(scene), PlayerOptions::default()); // physics on
 //! let mut frame = Frame::default();
 //! player.advance(1.0 / 60.0);                  // real time: a 60 Hz display tick
@@ -36,6 +37,7 @@
 //! ```
 
 mod accessory_model;
+pub mod accessory;
 pub mod asset;
 // The bake job shares the render job's option naming, and both sit behind `video`.
 #[cfg(feature = "video")]
@@ -68,7 +70,7 @@ pub use load::MotionFile;
 /// MikuMikuDance's 30 motion frames a second, for front ends that turn time into frames.
 pub use odori_pose::FPS;
 pub use player::{EvalTimes, Player, PlayerOptions, Preroll, SETTLE_SECONDS};
-pub use scene::{Scene, SceneModel};
+pub use scene::{Role, Scene, SceneModel};
 
 /// The README's Rust example, run as a doctest so that it follows the API.
 #[cfg(doctest)]

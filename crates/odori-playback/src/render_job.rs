@@ -8,6 +8,7 @@ use crate::error::PlaybackError;
 use crate::load::{self, ModelInput};
 use crate::offline::{self, FrameRange, RenderReport, Skinning};
 use crate::output::{self, RenderOutput};
+use crate::pose_stream::PoseStream;
 use crate::sink::{FrameSink, Mp4Sink, PngSink};
 use crate::{Player, PlayerOptions, Preroll, Scene};
 use odori_render::{AnyRenderer, Backend, Device, RenderOptions};
@@ -54,8 +55,8 @@ pub enum SkinningChoice {
 /// Which renderer draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BackendChoice {
-    /// A hardware adapter when there is one, else the CPU rasteriser (never a software
-    /// adapter: `odori_render::backend::choose`).
+    /// wgpu when an adapter opens (a GPU, or Mesa's lavapipe/llvmpipe), else the CPU
+    /// rasteriser.
     #[default]
     Auto,
     /// wgpu only (no adapter is an error).
@@ -101,12 +102,12 @@ impl Choice for BackendChoice {
         (
             "auto",
             BackendChoice::Auto,
-            "a GPU when there is one, else odori's CPU rasteriser (faster than a software adapter)",
+            "wgpu when an adapter opens (a GPU, or Mesa's software one), else the CPU rasteriser",
         ),
         (
             "gpu",
             BackendChoice::Gpu,
-            "wgpu on any adapter, software ones included (no adapter is an error)",
+            "wgpu only (no adapter is an error)",
         ),
         (
             "cpu",
@@ -212,6 +213,12 @@ impl OptionNames {
 pub struct RenderJob {
     /// Each model with its motions (merged in order); none: the embedded demo.
     pub models: Vec<(ModelInput, Vec<PathBuf>)>,
+    /// Stages, accessories, and whether the dancers stand side by side (default: every model
+    /// at the origin, as in MMD).
+    pub scene: load::SceneOptions,
+    /// Stages, accessories, and whether the dancers stand side by side (default: every model
+    /// at the origin, as in MMD).
+    pub scene: load::SceneOptions,
     pub camera: Option<PathBuf>,
     pub audio: Option<PathBuf>,
     /// `.mp4`, `.png` (the range's first frame) or a folder for PNG frames.
@@ -244,6 +251,7 @@ impl Default for RenderJob {
     fn default() -> RenderJob {
         RenderJob {
             models: Vec::new(),
+            scene: load::SceneOptions::default(),
             camera: None,
             audio: None,
             output: PathBuf::from("odori.mp4"),
@@ -345,7 +353,8 @@ impl RenderJob {
             (None, _) => {}
         }
 
-        let (mut scene, warnings) = load::scene_from_models(&self.models, self.camera.as_deref())?;
+        let (mut scene, warnings) =
+            load::scene_from_models(&self.models, self.camera.as_deref(), &self.scene)?;
         if let Some(path) = &self.audio {
             scene.set_audio(path);
         }
@@ -566,5 +575,64 @@ impl PreparedRender {
             progress,
             cancel,
         )
+    }
+
+    /// Simulate the whole range once into a [`PoseStream`] instead of rendering (nothing is
+    /// drawn or written); `None` when cancelled.
+    pub fn bake_poses(self, progress: &dyn Fn(), cancel: &AtomicBool) -> Option<PoseStream> {
+        PoseStream::bake(self.player, self.range, progress, cancel)
+    }
+
+    /// Render output frames `first..first + count` of the range from `stream` (baked from
+    /// this render's scene and range: checked) in place of simulating: the frames a run of
+    /// the whole range makes there, pixel for pixel.
+    pub fn run_chunk(
+        mut self,
+        stream: Arc<PoseStream>,
+        first: usize,
+        count: usize,
+        progress: &(dyn Fn() + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<RenderReport, PlaybackError> {
+        let scene = self.player.scene().clone();
+        let fits = stream.check(&scene, self.range).and_then(|()| {
+            (first + count <= stream.len()).then_some(()).ok_or(format!(
+                "frames {first}..{} asked for, the pose stream holds {}",
+                first + count,
+                stream.len()
+            ))
+        });
+        if let Err(message) = fits {
+            return Err(PlaybackError::Stream {
+                path: self.output_path(),
+                message,
+            });
+        }
+        let range = FrameRange {
+            start: self.range.frame(first),
+            count,
+            ..self.range
+        };
+        let source = offline::PoseSource::Stream {
+            stream,
+            scene,
+            first,
+            deform: self.skinning == Skinning::Cpu,
+        };
+        offline::render_from(
+            source,
+            &mut self.renderer,
+            self.skinning,
+            range,
+            self.sink,
+            progress,
+            cancel,
+        )
+    }
+
+    fn output_path(&self) -> PathBuf {
+        match &self.output {
+            RenderOutput::Mp4(p) | RenderOutput::Png(p) | RenderOutput::Folder(p) => p.clone(),
+        }
     }
 }

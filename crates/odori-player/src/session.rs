@@ -4,7 +4,6 @@
 
 use crate::audio::alsa::AlsaOutput;
 use crate::audio::{AudioOutput, PlaybackClock, Timeline};
-use crate::messages::Messages;
 use odori_playback::load::{MotionFile, camera_file, is_model_path};
 use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
 use std::path::{Path, PathBuf};
@@ -38,8 +37,10 @@ pub struct Session {
     pub clock: PlaybackClock,
     pub timeline: Timeline,
     pub physics: bool,
+    /// Stand the models side by side (off: every model at the origin, as in MMD).
+    side_by_side: bool,
     /// Problems met (files that did not load, no sound device): shown in the window.
-    pub messages: Messages,
+    pub messages: Vec<String>,
 }
 
 /// ALSA device for the sound (`ODORI_AUDIO_DEVICE`, default "default"; "null" plays to no
@@ -68,7 +69,8 @@ impl Session {
             clock: PlaybackClock::new(None),
             timeline,
             physics,
-            messages: Messages::default(),
+            side_by_side: false,
+            messages: Vec::new(),
         };
         if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
             return Err(format!(
@@ -113,7 +115,7 @@ impl Session {
         match ext.as_str() {
             "pmx" | "pmd" => {
                 let asset = ModelAsset::load(path).map_err(|e| e.to_string())?;
-                self.messages.warn_all(asset.warnings().iter().cloned());
+                self.messages.extend(asset.warnings().iter().cloned());
                 if self.demo {
                     self.demo = false;
                 }
@@ -125,7 +127,7 @@ impl Session {
             }
             "vmd" | "vpd" => {
                 let (motion, warnings) = MotionFile::read(path).map_err(|e| e.to_string())?;
-                self.messages.warn_all(warnings);
+                self.messages.extend(warnings);
                 if motion.is_camera_only() {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
@@ -170,7 +172,7 @@ impl Session {
             match AlsaOutput::open(&audio_device(), Arc::new(pcm), self.timeline) {
                 Ok(o) => Some(Box::new(o)),
                 Err(why) => {
-                    self.messages.warn(format!(
+                    self.messages.push(format!(
                         "{}: playing silent on the system clock: {why}",
                         path.display()
                     ));
@@ -196,19 +198,21 @@ impl Session {
                 let i = scene.add_model_files(e.asset.clone(), &e.motions);
                 let unbound = scene.models()[i].motion().unbound();
                 self.messages
-                    .warn_all(odori_playback::load::unmatched_summary(
+                    .extend(odori_playback::load::unmatched_summary(
                         e.asset.label(),
                         unbound,
                     ));
             }
-            scene.arrange_side_by_side();
+            if self.side_by_side {
+                scene.arrange_side_by_side();
+            }
             scene
         };
         if let Some(c) = &self.camera {
             // Read when it was added; a file changed since then is reported.
             match camera_file(c) {
                 Ok(v) => scene.set_camera(&v),
-                Err(e) => self.messages.error(e.to_string()),
+                Err(e) => self.messages.push(e.to_string()),
             }
         }
         if let Some(a) = &self.audio {
@@ -216,6 +220,24 @@ impl Session {
         }
         self.scene = Arc::new(scene);
         self.rebuild_player();
+    }
+
+    /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
+    /// them and only their motions move them (`false`, the default).
+    pub fn set_side_by_side(&mut self, on: bool) {
+        if self.side_by_side != on {
+            self.side_by_side = on;
+            self.rebuild();
+        }
+    }
+
+    /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
+    /// them and only their motions move them (`false`, the default).
+    pub fn set_side_by_side(&mut self, on: bool) {
+        if self.side_by_side != on {
+            self.side_by_side = on;
+            self.rebuild();
+        }
     }
 
     /// The player anew (physics switched, or reset): pose state and physics start over.
@@ -233,8 +255,7 @@ impl Session {
         for (model, morph, weight) in held {
             self.player.set_morph_override(model, morph, Some(weight));
         }
-        self.messages
-            .warn_all(self.player.warnings().iter().cloned());
+        self.messages.extend(self.player.warnings().iter().cloned());
     }
 
     /// How many motion files each model was given, in model order (the demo: none).

@@ -24,6 +24,7 @@
 mod append;
 pub mod bezier;
 pub mod camera;
+pub mod camera;
 #[cfg(feature = "counters")]
 pub mod counters;
 mod error;
@@ -32,6 +33,7 @@ mod group;
 mod identity;
 mod ik;
 mod instance;
+pub mod light;
 pub mod light;
 pub mod material;
 mod math;

@@ -2,7 +2,7 @@
 //!
 //! A [`RenderModel`] (materials, draw ranges and static vertex data from a PMX or PMD) is
 //! drawn by a [`Renderer`] each frame from deformed vertices, material-morph state, a camera
-//! ([`camera`]) and a light ([`light`]): MMD's toon shading with sphere maps and specular,
+//! pose ([`camera`]) and a light ([`light`]), both sampled by the pose runtime: MMD's toon shading with sphere maps and specular,
 //! alpha blending in material order, inverted-hull edges, a ground shadow and a self-shadow
 //! map, MSAA, read back as RGBA8. Textures resolve like MMD's ([`textures`]); the ten shared
 //! toon ramps are drawn by odori ([`toon`]). [`demo`] generates a small dancing character so
@@ -10,7 +10,6 @@
 //! ([`shading`]) without any graphics driver; [`AnyRenderer`] is either.
 
 pub mod any;
-pub mod backend;
 pub mod blit;
 pub mod camera;
 pub mod cpu;
@@ -28,12 +27,12 @@ pub mod textures;
 pub mod toon;
 
 pub use any::{AnyRenderer, Backend, Device, device_for_tests, devices_for_tests};
-pub use camera::{CameraMotion, CameraPose};
+pub use camera::CameraPose;
 pub use cpu::CpuRenderer;
 pub use gpu::Gpu;
 /// The image crate of [`TextureSource`]'s images, for callers that hand over decoded ones.
 pub use image;
-pub use light::{Light, LightMotion};
+pub use light::Light;
 pub use model::RenderModel;
 pub use renderer::{FrameView, RenderOptions, Renderer};
 pub use textures::TextureSource;

@@ -54,6 +54,21 @@ enum Command {
         #[arg(long)]
         names: bool,
     },
+    /// Write a MikuMikuDance project's (.pmm) dances as VMD files, one per model, and its
+    /// camera, light and self-shadow keys as camera.vmd.
+    #[command(after_help = "Examples:
+  odori extract project.pmm -o motions/
+  odori extract project.pmm -o motions/ --search ~/MikuMikuDance")]
+    Extract {
+        /// The project (PMM version 2).
+        project: PathBuf,
+        /// The folder to write into (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Another folder to look for the project's files in (repeatable).
+        #[arg(long, value_name = "DIR")]
+        search: Vec<PathBuf>,
+    },
     /// Evaluate a model's pose at chosen frames and write it as pose JSON.
     #[command(after_help = "Examples:
   odori pose model.pmx dance.vmd --frames 0:300:30 -o pose.json
@@ -175,7 +190,9 @@ enum Command {
     #[command(after_help = "Examples:
   odori render -o demo.mp4                         the embedded demo
   odori render model.pmx dance.vmd face.vmd --camera camera.vmd --audio song.mp3 -o out.mp4
-  odori render a.pmx dance.vmd b.pmd dance.vmd -o duo.mp4        two dancers side by side
+  odori render a.pmx dance.vmd b.pmd dance.vmd -o duo.mp4        two dancers, at the origin
+  odori render a.pmx dance.vmd b.pmd dance.vmd --side-by-side -o duo.mp4   stood apart
+  odori render model.pmx dance.vmd --stage room.pmx --accessory mic.pmx@0:右手首 -o out.mp4
   odori render model.pmx dance.vmd --range 900 -o frame900.png   one frame
   odori render model.pmx dance.vmd --range 0:299 -o frames/      a folder of PNGs
 
@@ -188,6 +205,8 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// Camera motion VMD (default: the motions' own camera keys, else a framing camera).
         #[arg(long, value_name = "CAM.vmd")]
         camera: Option<PathBuf>,
+        #[command(flatten)]
+        scene: cmd::scene::SceneArgs,
         /// Soundtrack, cut to the rendered range and lined up with the picture: MP3 stored as
         /// is; WAV, OGG, FLAC or AAC encoded to AAC in-process.
         #[arg(long, value_name = "SONG.mp3|SONG.wav")]
@@ -247,6 +266,10 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// CPU rasteriser, or `auto`: wgpu when an adapter opens, else the CPU rasteriser.
         #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
         backend: BackendChoice,
+        /// Draw the video in N chunks on N threads from poses (and physics) computed once,
+        /// then join them into the MP4 without re-encoding: the same frames as one run.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        chunks: Option<u16>,
     },
     /// Play a dance in a window, in real time, with its music. With no files, the embedded
     /// demo. Drop models, motions, a camera VMD, a VPD pose or a song on the window to add
@@ -254,7 +277,8 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
     #[command(after_help = "Examples:
   odori play                                        the embedded demo
   odori play model.pmx dance.vmd --camera camera.vmd --audio song.mp3
-  odori play a.pmx dance.vmd b.pmd dance.vmd        two dancers side by side
+  odori play a.pmx dance.vmd b.pmd dance.vmd --side-by-side   two dancers stood apart
+  odori play model.pmx dance.vmd --stage room.pmx --accessory mic.pmx@0:右手首
 
 Keys: Space play/pause, ← → frame step (Shift: 10), Home/End, L loop, C motion/orbit
 camera, F fullscreen, S screenshot, P physics, R reset physics, Tab panels, Esc quit.
@@ -269,6 +293,8 @@ dance plays silent on the system clock.")]
         /// Camera motion VMD (default: the motions' own camera keys, else an orbit camera).
         #[arg(long, value_name = "CAM.vmd")]
         camera: Option<PathBuf>,
+        #[command(flatten)]
+        scene: cmd::scene::SceneArgs,
         /// The song (MP3, WAV, OGG, FLAC, M4A), played from frame 0.
         #[arg(long, value_name = "SONG.mp3|SONG.wav")]
         audio: Option<PathBuf>,
@@ -297,10 +323,6 @@ dance plays silent on the system clock.")]
         /// a 1024-texel shadow map.
         #[arg(long)]
         fast: bool,
-        /// Which renderer draws the window: auto (a GPU when there is one, else odori's CPU
-        /// rasteriser, with no graphics driver), gpu (wgpu, software adapters included), cpu.
-        #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
-        backend: BackendChoice,
         /// Commands to run, one a line (drop FILE [at X Y], pause, play, seek N, key NAME,
         /// wait N|Ns, screenshot PATH, status, model N, morph NAME WEIGHT|off|reset,
         /// bone NAME|none, doubleclick X Y, quit): for tests and demos.
@@ -365,6 +387,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let verbose = cli.verbose;
     match cli.command {
         Command::Info { file, json, names } => cmd::info::run(&file, json, names)?,
+        Command::Extract {
+            project,
+            output,
+            search,
+        } => cmd::extract::run(&project, &output, &search)?,
         Command::Pose {
             model,
             motions,
@@ -425,6 +452,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Render {
             files,
             camera,
+            scene,
             audio,
             output,
             size,
@@ -440,9 +468,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoder,
             skinning,
             backend,
+            chunks,
         } => {
-            return cmd::render::run(RenderJob {
+            let run = |job: RenderJob| match chunks {
+                Some(n) => cmd::chunks::run(job, n as usize),
+                None => cmd::render::run(job),
+            };
+            return run(RenderJob {
                 models: odori_playback::load::split_files(&files)?,
+                scene: scene.options(),
                 camera,
                 audio,
                 output,
@@ -466,6 +500,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play {
             files,
             camera,
+            scene,
             audio,
             size,
             no_physics,
@@ -474,7 +509,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_panels,
             msaa,
             fast,
-            backend,
             script,
         } => {
             let (msaa, shadow_map_size) =
@@ -486,16 +520,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 script,
                 size,
                 physics: !no_physics,
+                side_by_side: scene.play_options()?,
                 vsync: !no_vsync,
                 paused,
                 hide_panels: no_panels,
                 msaa,
                 shadow_map_size,
-                backend: match backend {
-                    BackendChoice::Auto => odori_render::Backend::Auto,
-                    BackendChoice::Gpu => odori_render::Backend::Gpu,
-                    BackendChoice::Cpu => odori_render::Backend::Cpu,
-                },
             })?
         }
     }

@@ -9,3 +9,4 @@ pub mod info;
 pub mod mesh;
 pub mod pose;
 pub mod render;
+pub mod scene;
