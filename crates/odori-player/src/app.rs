@@ -7,7 +7,9 @@ use crate::actions::{Action, Key};
 use crate::orbit::Orbit;
 use crate::panel::{self, Marker, ModelPanel, PanelState};
 use crate::pick::{self, Projection};
-use crate::script::Command;
+use crate::pointer::{Drag, Pointer};
+use crate::script_runner::{ScriptRunner, Step};
+use crate::selection::Selection;
 use crate::session::{Added, Session};
 use crate::stats::{FrameTimes, Stats};
 use crate::view::View;
@@ -16,26 +18,17 @@ use glam::Vec3;
 use odori_playback::Frame;
 use odori_render::CameraPose;
 use odori_render::renderer::FrameView;
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key as WinitKey, ModifiersState, NamedKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
 /// MMD frames per second.
 const FPS: f64 = odori_playback::FPS as f64;
-/// Two clicks closer than this are a double-click.
-const DOUBLE_CLICK: Duration = Duration::from_millis(350);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Drag {
-    Orbit,
-    Pan,
-}
 
 struct App {
     options: Options,
@@ -56,26 +49,18 @@ struct App {
     dirty: bool,
     /// Frame shown, for the panel and `status`.
     shown_frame: f64,
-    script: VecDeque<Command>,
-    wait_frames: u32,
-    wait_until: Option<f64>,
+    script: ScriptRunner,
     pending_screenshot: Vec<Option<PathBuf>>,
     modifiers: ModifiersState,
-    cursor: (f32, f32),
-    drag: Option<Drag>,
-    last_click: Option<Instant>,
+    pointer: Pointer,
     error: Option<PlayerError>,
     frame_started: Option<Instant>,
-    /// The model the morph and bone lists show.
-    selected: usize,
-    /// The bone highlighted in the view (of the selected model).
-    bone: Option<usize>,
+    selection: Selection,
     /// The clock was moved by hand (seek, step, jump) since the last evaluation: physics
     /// follows MMD's seek rule rather than stepping on.
     jumped: bool,
-    /// Timeline second at which the picture on screen was posed: `wait Ns` ends once a
-    /// picture posed that late is shown, however slowly frames come (a frame slower than the
-    /// wait would otherwise leave `status` reporting the picture from before it).
+    /// Timeline second at which the picture on screen was posed (a script's `wait Ns`
+    /// waits for it).
     shown_at: f64,
 }
 
@@ -95,9 +80,6 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
     )
     .map_err(PlayerError::Load)?;
     session.set_side_by_side(options.side_by_side);
-    for m in &session.messages {
-        eprintln!("{m}");
-    }
     let event_loop = EventLoop::new().map_err(|e| PlayerError::NoDisplay(e.to_string()))?;
     let orbit = Orbit::new(session.scene.framing_camera(aspect(options.size)));
     let mut app = App {
@@ -114,26 +96,23 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         drawn: None,
         dirty: true,
         shown_frame: 0.0,
-        script: commands.into(),
-        wait_frames: 0,
-        wait_until: None,
+        script: ScriptRunner::new(commands),
         pending_screenshot: Vec::new(),
         modifiers: ModifiersState::empty(),
-        cursor: (0.0, 0.0),
-        drag: None,
-        last_click: None,
+        pointer: Pointer::default(),
         error: None,
         frame_started: None,
-        selected: 0,
-        bone: None,
+        selection: Selection::default(),
         jumped: true,
         shown_at: f64::NEG_INFINITY,
         options,
     };
+    // What loading said is printed, not kept for the panel.
+    app.session.messages.print_new();
     app.session.messages.clear();
     if let Some(m) = crate::fonts::add_japanese(&app.egui_ctx) {
-        eprintln!("{m}");
-        app.session.messages.push(m);
+        app.session.messages.warn(m);
+        app.session.messages.print_new();
     }
     event_loop
         .run_app(&mut app)
@@ -176,10 +155,9 @@ impl ApplicationHandler for App {
                     None,
                     None,
                 ));
-                for w in view.renderer.warnings() {
-                    eprintln!("{w}");
-                }
                 eprintln!("odori play: {}", view.adapter);
+                (self.session.messages).warn_all(view.renderer.warnings().iter().cloned());
+                self.session.messages.print_new();
                 self.view = Some(view);
                 let now = self.session.timeline.now();
                 if !self.options.paused {
@@ -205,12 +183,12 @@ impl ApplicationHandler for App {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => {
                 if let Some(v) = &mut self.view {
-                    v.resize(size.width, size.height);
+                    v.resize(&self.session.scene, size.width, size.height);
                 }
                 window.request_redraw();
             }
             WindowEvent::DroppedFile(path) => {
-                self.act(Action::Drop(path, Some(self.cursor)), event_loop)
+                self.act(Action::Drop(path, Some(self.pointer.cursor)), event_loop)
             }
             WindowEvent::ModifiersChanged(m) => self.modifiers = m.state(),
             WindowEvent::KeyboardInput { event, .. }
@@ -236,10 +214,9 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::CursorMoved { position, .. } => {
-                let (x, y) = (position.x as f32, position.y as f32);
-                let (dx, dy) = (x - self.cursor.0, y - self.cursor.1);
-                self.cursor = (x, y);
-                if let Some(drag) = self.drag {
+                if let Some((drag, dx, dy)) =
+                    (self.pointer).moved(position.x as f32, position.y as f32)
+                {
                     self.take_orbit_camera();
                     match drag {
                         Drag::Orbit => self.orbit.orbit(dx, dy),
@@ -253,23 +230,11 @@ impl ApplicationHandler for App {
             }
             WindowEvent::MouseInput { state, button, .. } => {
                 if state == ElementState::Released {
-                    self.drag = None;
-                } else if !consumed {
-                    self.drag = match button {
-                        MouseButton::Left => Some(Drag::Orbit),
-                        MouseButton::Right | MouseButton::Middle => Some(Drag::Pan),
-                        _ => None,
-                    };
-                    if button == MouseButton::Left {
-                        let now = Instant::now();
-                        if self.last_click.is_some_and(|t| now - t < DOUBLE_CLICK) {
-                            let (x, y) = self.cursor;
-                            self.act(Action::Refocus(x, y), event_loop);
-                            self.last_click = None;
-                        } else {
-                            self.last_click = Some(now);
-                        }
-                    }
+                    self.pointer.released();
+                } else if !consumed
+                    && let Some((x, y)) = self.pointer.pressed(button, Instant::now())
+                {
+                    self.act(Action::Refocus(x, y), event_loop);
                 }
             }
             WindowEvent::MouseWheel { delta, .. } if !consumed => {
@@ -361,9 +326,9 @@ impl App {
 
     /// Where the picked bone is and which way its axes point, on the picture (egui points).
     fn marker(&self, pixels_per_point: f32) -> Option<Marker> {
-        let b = self.bone?;
-        let m = self.session.scene.models().get(self.selected)?;
-        let world = self.session.player.instance(self.selected).world(b);
+        let b = self.selection.bone?;
+        let m = self.session.scene.models().get(self.selection.model)?;
+        let world = self.session.player.instance(self.selection.model).world(b);
         let at = Vec3::from(world.translation) + m.placement();
         let p = self.projection();
         let to_point = |v: Vec3| {
@@ -380,7 +345,7 @@ impl App {
     /// Look a name up on the selected model (`what`: "morph" or "bone"); an unknown one is
     /// shown in the window.
     fn find_on_selected(&mut self, name: &str, what: &str) -> Option<usize> {
-        let m = self.session.scene.models().get(self.selected)?;
+        let m = self.session.scene.models().get(self.selection.model)?;
         let pose = m.asset().pose();
         let found = match what {
             "morph" => pose.find_morph(name),
@@ -388,8 +353,7 @@ impl App {
         };
         if found.is_none() {
             let msg = format!("{}: no {what} named {name:?}", m.asset().label());
-            eprintln!("{msg}");
-            self.session.messages.push(msg);
+            self.session.messages.error(msg);
         }
         found
     }
@@ -447,7 +411,7 @@ impl App {
             Action::Morph(name, weight) => {
                 if let Some(m) = self.find_on_selected(&name, "morph") {
                     let player = &mut self.session.player;
-                    player.set_morph_override(self.selected, m, weight);
+                    player.set_morph_override(self.selection.model, m, weight);
                     self.dirty = true;
                 }
             }
@@ -456,23 +420,14 @@ impl App {
                 self.dirty = true;
             }
             Action::PickBone(name) => {
-                self.bone = match name {
+                self.selection.bone = match name {
                     Some(n) => self.find_on_selected(&n, "bone"),
                     None => None,
                 };
             }
             Action::SelectModel(n) => {
-                if n < self.session.model_count() {
-                    if n != self.selected {
-                        self.bone = None;
-                    }
-                    self.selected = n;
-                } else {
-                    let msg = format!(
-                        "there is no model {n} (0 to {})",
-                        self.session.model_count() - 1
-                    );
-                    self.session.messages.push(msg);
+                if let Err(e) = self.selection.select(n, self.session.model_count()) {
+                    self.session.messages.error(e);
                 }
             }
             Action::Refocus(x, y) => self.refocus(x, y),
@@ -489,6 +444,7 @@ impl App {
             Action::TogglePanels => self.panels = !self.panels,
             Action::Quit => event_loop.exit(),
         }
+        self.session.messages.print_new();
         if let Some(v) = &self.view {
             v.window.request_redraw();
         }
@@ -501,17 +457,16 @@ impl App {
         let under = at.and_then(|p| self.model_at(p));
         match self.session.add_file(&path, under) {
             Ok(added) => {
-                eprintln!("loaded {}", path.display());
+                self.session
+                    .messages
+                    .info(format!("loaded {}", path.display()));
                 if added == Added::Model {
                     if had_demo {
-                        self.selected = 0;
-                        self.bone = None;
+                        self.selection.reset();
                     }
                     if let Some(v) = &mut self.view {
                         v.replace_scene(&self.session.scene);
-                        for w in v.renderer.warnings() {
-                            self.session.messages.push(w.clone());
-                        }
+                        (self.session.messages).warn_all(v.renderer.warnings().iter().cloned());
                         v.window.set_title(&self.session.title());
                     }
                     if had_demo {
@@ -522,46 +477,18 @@ impl App {
                 }
                 self.dirty = true;
             }
-            Err(e) => self.session.messages.push(e),
-        }
-        for m in &self.session.messages {
-            eprintln!("{m}");
+            Err(e) => self.session.messages.error(e),
         }
     }
 
     /// Run script lines until one waits.
     fn run_script(&mut self, event_loop: &ActiveEventLoop) {
         let now = self.session.timeline.now();
-        if self.wait_frames > 0 {
-            self.wait_frames -= 1;
-            return;
-        }
-        if let Some(t) = self.wait_until {
-            if self.shown_at < t {
-                return;
-            }
-            self.wait_until = None;
-        }
-        while let Some(c) = self.script.pop_front() {
-            match c {
-                Command::Do(a) => {
-                    // A screenshot is saved by this redraw: the lines after it wait for the
-                    // next, or it would show what they change.
-                    let stop = matches!(a, Action::Quit | Action::Screenshot(_));
-                    self.act(a, event_loop);
-                    if stop {
-                        return;
-                    }
-                }
-                Command::WaitFrames(n) => {
-                    self.wait_frames = n;
-                    return;
-                }
-                Command::WaitSeconds(s) => {
-                    self.wait_until = Some(now + s);
-                    return;
-                }
-                Command::Status => println!("{}", self.status_line()),
+        self.script.start_turn(self.shown_at);
+        while let Some(step) = self.script.next(now) {
+            match step {
+                Step::Act(a) => self.act(a, event_loop),
+                Step::Status => println!("{}", self.status_line()),
             }
         }
     }
@@ -575,7 +502,7 @@ impl App {
                 format!("{m}:{name}:{w:.2}")
             })
             .collect();
-        let bone = match (self.bone, models.get(self.selected)) {
+        let bone = match (self.selection.bone, models.get(self.selection.model)) {
             (Some(b), Some(m)) => {
                 let at = self.marker(1.0).map(|k| k.at);
                 let name = &m.asset().pose().bone_names()[b];
@@ -591,14 +518,10 @@ impl App {
             .collect();
         let t = self.orbit.pose.target;
         // How the last frame reached the window: copied (the fast path) or drawn.
-        let surface = match &self.view {
-            Some(v) if v.frame_copied() => "copy",
-            Some(_) => "draw",
-            None => "none",
-        };
+        let surface = self.view.as_ref().map_or("none", |v| v.surface_kind());
         let extra = format!(
             " selected={} motions={} morphs={} bone={} target={:.2},{:.2},{:.2} surface={surface}",
-            self.selected,
+            self.selection.model,
             if counts.is_empty() {
                 "-".into()
             } else {
@@ -683,38 +606,43 @@ impl App {
                 light: self.frame.light(),
                 bounds: self.frame.bounds(),
             };
-            if self.pending_screenshot.is_empty() {
-                // Shown only: no copy into the readback buffer.
-                if let Some(r) = view.renderer.gpu_renderer() {
-                    r.draw(&fv);
-                }
-            } else {
-                view.renderer.render(&fv, 0);
-            }
+            view.draw(&fv, !self.pending_screenshot.is_empty());
             times[3] = t.elapsed();
             self.drawn = Some(key);
             self.dirty = false;
         }
         for path in std::mem::take(&mut self.pending_screenshot) {
-            let msg = save_screenshot(crate::view::wgpu_of(&view.renderer), path, at);
-            eprintln!("{msg}");
-            self.session.messages.push(msg);
+            match save_screenshot(&view.renderer, path, at) {
+                Ok(m) => self.session.messages.info(m),
+                Err(m) => self.session.messages.error(m),
+            }
         }
+        self.session.messages.print_new();
         // Panels.
         let t = Instant::now();
         let mut actions = Vec::new();
         let marker = self.marker(self.egui_ctx.pixels_per_point());
         let models = self.session.scene.models();
-        let model_panel = models.get(self.selected).map(|m| ModelPanel {
+        let model_panel = models.get(self.selection.model).map(|m| ModelPanel {
             models,
-            selected: self.selected,
+            selected: self.selection.model,
             asset: m.asset(),
-            weights: self.session.player.instance(self.selected).morph_weights(),
+            weights: self
+                .session
+                .player
+                .instance(self.selection.model)
+                .morph_weights(),
             held: self.session.player.morph_overrides(),
-            bone: self.bone,
+            bone: self.selection.bone,
         });
         let Some(view) = &mut self.view else { return };
         let (paint, textures, ppp) = match &mut self.egui {
+            // Hidden panels cost nothing: egui neither lays out nor paints (what it was
+            // told meanwhile is dropped; Tab comes through winit, not egui).
+            Some(state) if !self.panels => {
+                drop(state.take_egui_input(&view.window));
+                (Vec::new(), Default::default(), 1.0)
+            }
             Some(state) => {
                 let input = state.take_egui_input(&view.window);
                 let panel_state = PanelState {
@@ -757,10 +685,7 @@ impl App {
             self.act(a, event_loop);
         }
         // Keep drawing while playing or scripted; else wait for input.
-        let busy = self.session.clock.is_playing()
-            || !self.script.is_empty()
-            || self.wait_frames > 0
-            || self.wait_until.is_some();
+        let busy = self.session.clock.is_playing() || self.script.busy();
         if busy {
             if let Some(v) = &self.view {
                 v.window.request_redraw();
@@ -774,11 +699,15 @@ impl App {
 
 /// Save the renderer's last frame as a PNG (written beside and renamed, so a failed save
 /// leaves no partial file); the line to show.
-fn save_screenshot(renderer: &odori_render::Renderer, path: Option<PathBuf>, frame: f64) -> String {
+fn save_screenshot(
+    renderer: &odori_render::AnyRenderer,
+    path: Option<PathBuf>,
+    frame: f64,
+) -> Result<String, String> {
     let path = path.unwrap_or_else(|| PathBuf::from(format!("odori-{:06.1}.png", frame)));
     let mut px = Vec::new();
     renderer.read(0, &mut px);
-    let (w, h) = (renderer.options.width, renderer.options.height);
+    let (w, h) = (renderer.options().width, renderer.options().height);
     let tmp = path.with_extension("png.part");
     let saved = image::save_buffer_with_format(
         &tmp,
@@ -791,10 +720,16 @@ fn save_screenshot(renderer: &odori_render::Renderer, path: Option<PathBuf>, fra
     .map_err(|e| e.to_string())
     .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| e.to_string()));
     match saved {
-        Ok(()) => format!("screenshot of frame {frame:.2} saved to {}", path.display()),
+        Ok(()) => Ok(format!(
+            "screenshot of frame {frame:.2} saved to {}",
+            path.display()
+        )),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
-            format!("cannot save the screenshot {}: {e}", path.display())
+            Err(format!(
+                "cannot save the screenshot {}: {e}",
+                path.display()
+            ))
         }
     }
 }

@@ -4,20 +4,26 @@
 //! holds the files, the scene, the [`odori_playback::Player`] and the
 //! [`audio::PlaybackClock`]; each redraw asks the clock where the song is (the sound card's
 //! position when there is sound, the system clock otherwise), poses the scene there and
-//! draws it with odori-render's [`odori_render::Renderer`] onto the window
-//! (`view::View`), with egui's panels over it. Keys, the mouse, dropped files and
+//! draws it onto the window ([`view::View`]) with egui's panels over it: with wgpu on a
+//! GPU, or with odori's CPU rasteriser on a software surface when there is no hardware
+//! adapter (no graphics driver needed). Keys, the mouse, dropped files and
 //! `--script` lines become [`actions::Action`]s handled in one place.
 
 pub mod actions;
 mod app;
 pub mod audio;
 mod fonts;
+pub mod messages;
 pub mod orbit;
 mod painter;
 mod panel;
 pub mod pick;
+mod pointer;
 pub mod script;
+mod script_runner;
+mod selection;
 pub mod session;
+mod soft_painter;
 pub mod stats;
 mod view;
 
@@ -45,6 +51,9 @@ pub struct Options {
     pub msaa: u32,
     /// Side of the shadow maps in texels (0: follow the window, as `odori render` does).
     pub shadow_map_size: u32,
+    /// Which renderer draws (auto: a GPU when there is one, else odori's CPU rasteriser
+    /// on a software surface).
+    pub backend: odori_render::Backend,
 }
 
 impl Default for Options {
@@ -62,6 +71,7 @@ impl Default for Options {
             hide_panels: false,
             msaa: 4,
             shadow_map_size: 0,
+            backend: odori_render::Backend::Auto,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::audio::alsa::AlsaOutput;
 use crate::audio::{AudioOutput, PlaybackClock, Timeline};
+use crate::messages::Messages;
 use odori_playback::load::{MotionFile, camera_file, is_model_path};
 use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ pub struct Session {
     /// Stand the models side by side (off: every model at the origin, as in MMD).
     side_by_side: bool,
     /// Problems met (files that did not load, no sound device): shown in the window.
-    pub messages: Vec<String>,
+    pub messages: Messages,
 }
 
 /// ALSA device for the sound (`ODORI_AUDIO_DEVICE`, default "default"; "null" plays to no
@@ -70,7 +71,7 @@ impl Session {
             timeline,
             physics,
             side_by_side: false,
-            messages: Vec::new(),
+            messages: Messages::default(),
         };
         if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
             return Err(format!(
@@ -115,7 +116,7 @@ impl Session {
         match ext.as_str() {
             "pmx" | "pmd" => {
                 let asset = ModelAsset::load(path).map_err(|e| e.to_string())?;
-                self.messages.extend(asset.warnings().iter().cloned());
+                self.messages.warn_all(asset.warnings().iter().cloned());
                 if self.demo {
                     self.demo = false;
                 }
@@ -127,7 +128,7 @@ impl Session {
             }
             "vmd" | "vpd" => {
                 let (motion, warnings) = MotionFile::read(path).map_err(|e| e.to_string())?;
-                self.messages.extend(warnings);
+                self.messages.warn_all(warnings);
                 if motion.is_camera_only() {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
@@ -172,7 +173,7 @@ impl Session {
             match AlsaOutput::open(&audio_device(), Arc::new(pcm), self.timeline) {
                 Ok(o) => Some(Box::new(o)),
                 Err(why) => {
-                    self.messages.push(format!(
+                    self.messages.warn(format!(
                         "{}: playing silent on the system clock: {why}",
                         path.display()
                     ));
@@ -198,7 +199,7 @@ impl Session {
                 let i = scene.add_model_files(e.asset.clone(), &e.motions);
                 let unbound = scene.models()[i].motion().unbound();
                 self.messages
-                    .extend(odori_playback::load::unmatched_summary(
+                    .warn_all(odori_playback::load::unmatched_summary(
                         e.asset.label(),
                         unbound,
                     ));
@@ -212,7 +213,7 @@ impl Session {
             // Read when it was added; a file changed since then is reported.
             match camera_file(c) {
                 Ok(v) => scene.set_camera(&v),
-                Err(e) => self.messages.push(e.to_string()),
+                Err(e) => self.messages.error(e.to_string()),
             }
         }
         if let Some(a) = &self.audio {
@@ -220,15 +221,6 @@ impl Session {
         }
         self.scene = Arc::new(scene);
         self.rebuild_player();
-    }
-
-    /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
-    /// them and only their motions move them (`false`, the default).
-    pub fn set_side_by_side(&mut self, on: bool) {
-        if self.side_by_side != on {
-            self.side_by_side = on;
-            self.rebuild();
-        }
     }
 
     /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
@@ -255,7 +247,8 @@ impl Session {
         for (model, morph, weight) in held {
             self.player.set_morph_override(model, morph, Some(weight));
         }
-        self.messages.extend(self.player.warnings().iter().cloned());
+        self.messages
+            .warn_all(self.player.warnings().iter().cloned());
     }
 
     /// How many motion files each model was given, in model order (the demo: none).

@@ -10,6 +10,7 @@
 //! ([`shading`]) without any graphics driver; [`AnyRenderer`] is either.
 
 pub mod any;
+pub mod backend;
 pub mod blit;
 pub mod camera;
 pub mod cpu;

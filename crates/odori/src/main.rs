@@ -54,21 +54,6 @@ enum Command {
         #[arg(long)]
         names: bool,
     },
-    /// Write a MikuMikuDance project's (.pmm) dances as VMD files, one per model, and its
-    /// camera, light and self-shadow keys as camera.vmd.
-    #[command(after_help = "Examples:
-  odori extract project.pmm -o motions/
-  odori extract project.pmm -o motions/ --search ~/MikuMikuDance")]
-    Extract {
-        /// The project (PMM version 2).
-        project: PathBuf,
-        /// The folder to write into (created if missing).
-        #[arg(short, long, value_name = "DIR")]
-        output: PathBuf,
-        /// Another folder to look for the project's files in (repeatable).
-        #[arg(long, value_name = "DIR")]
-        search: Vec<PathBuf>,
-    },
     /// Evaluate a model's pose at chosen frames and write it as pose JSON.
     #[command(after_help = "Examples:
   odori pose model.pmx dance.vmd --frames 0:300:30 -o pose.json
@@ -266,10 +251,6 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// CPU rasteriser, or `auto`: wgpu when an adapter opens, else the CPU rasteriser.
         #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
         backend: BackendChoice,
-        /// Draw the video in N chunks on N threads from poses (and physics) computed once,
-        /// then join them into the MP4 without re-encoding: the same frames as one run.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        chunks: Option<u16>,
     },
     /// Play a dance in a window, in real time, with its music. With no files, the embedded
     /// demo. Drop models, motions, a camera VMD, a VPD pose or a song on the window to add
@@ -323,6 +304,10 @@ dance plays silent on the system clock.")]
         /// a 1024-texel shadow map.
         #[arg(long)]
         fast: bool,
+        /// Which renderer draws the window: auto (a GPU when there is one, else odori's CPU
+        /// rasteriser, with no graphics driver), gpu (wgpu, software adapters included), cpu.
+        #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
+        backend: BackendChoice,
         /// Commands to run, one a line (drop FILE [at X Y], pause, play, seek N, key NAME,
         /// wait N|Ns, screenshot PATH, status, model N, morph NAME WEIGHT|off|reset,
         /// bone NAME|none, doubleclick X Y, quit): for tests and demos.
@@ -387,11 +372,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let verbose = cli.verbose;
     match cli.command {
         Command::Info { file, json, names } => cmd::info::run(&file, json, names)?,
-        Command::Extract {
-            project,
-            output,
-            search,
-        } => cmd::extract::run(&project, &output, &search)?,
         Command::Pose {
             model,
             motions,
@@ -468,13 +448,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoder,
             skinning,
             backend,
-            chunks,
         } => {
-            let run = |job: RenderJob| match chunks {
-                Some(n) => cmd::chunks::run(job, n as usize),
-                None => cmd::render::run(job),
-            };
-            return run(RenderJob {
+            return cmd::render::run(RenderJob {
                 models: odori_playback::load::split_files(&files)?,
                 scene: scene.options(),
                 camera,
@@ -509,6 +484,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_panels,
             msaa,
             fast,
+            backend,
             script,
         } => {
             let (msaa, shadow_map_size) =
@@ -526,6 +502,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 hide_panels: no_panels,
                 msaa,
                 shadow_map_size,
+                backend: match backend {
+                    BackendChoice::Auto => odori_render::Backend::Auto,
+                    BackendChoice::Gpu => odori_render::Backend::Gpu,
+                    BackendChoice::Cpu => odori_render::Backend::Cpu,
+                },
             })?
         }
     }
