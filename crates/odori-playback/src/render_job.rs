@@ -8,6 +8,7 @@ use crate::error::PlaybackError;
 use crate::load::{self, ModelInput};
 use crate::offline::{self, FrameRange, RenderReport, Skinning};
 use crate::output::{self, RenderOutput};
+use crate::pose_stream::PoseStream;
 use crate::sink::{FrameSink, Mp4Sink, PngSink};
 use crate::{Player, PlayerOptions, Preroll, Scene};
 use odori_render::{AnyRenderer, Backend, Device, RenderOptions};
@@ -212,6 +213,9 @@ impl OptionNames {
 pub struct RenderJob {
     /// Each model with its motions (merged in order); none: the embedded demo.
     pub models: Vec<(ModelInput, Vec<PathBuf>)>,
+    /// Stages, accessories, and whether the dancers stand side by side (default: every model
+    /// at the origin, as in MMD).
+    pub scene: load::SceneOptions,
     /// Stages, accessories, and whether the dancers stand side by side (default: every model
     /// at the origin, as in MMD).
     pub scene: load::SceneOptions,
@@ -571,5 +575,64 @@ impl PreparedRender {
             progress,
             cancel,
         )
+    }
+
+    /// Simulate the whole range once into a [`PoseStream`] instead of rendering (nothing is
+    /// drawn or written); `None` when cancelled.
+    pub fn bake_poses(self, progress: &dyn Fn(), cancel: &AtomicBool) -> Option<PoseStream> {
+        PoseStream::bake(self.player, self.range, progress, cancel)
+    }
+
+    /// Render output frames `first..first + count` of the range from `stream` (baked from
+    /// this render's scene and range: checked) in place of simulating: the frames a run of
+    /// the whole range makes there, pixel for pixel.
+    pub fn run_chunk(
+        mut self,
+        stream: Arc<PoseStream>,
+        first: usize,
+        count: usize,
+        progress: &(dyn Fn() + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<RenderReport, PlaybackError> {
+        let scene = self.player.scene().clone();
+        let fits = stream.check(&scene, self.range).and_then(|()| {
+            (first + count <= stream.len()).then_some(()).ok_or(format!(
+                "frames {first}..{} asked for, the pose stream holds {}",
+                first + count,
+                stream.len()
+            ))
+        });
+        if let Err(message) = fits {
+            return Err(PlaybackError::Stream {
+                path: self.output_path(),
+                message,
+            });
+        }
+        let range = FrameRange {
+            start: self.range.frame(first),
+            count,
+            ..self.range
+        };
+        let source = offline::PoseSource::Stream {
+            stream,
+            scene,
+            first,
+            deform: self.skinning == Skinning::Cpu,
+        };
+        offline::render_from(
+            source,
+            &mut self.renderer,
+            self.skinning,
+            range,
+            self.sink,
+            progress,
+            cancel,
+        )
+    }
+
+    fn output_path(&self) -> PathBuf {
+        match &self.output {
+            RenderOutput::Mp4(p) | RenderOutput::Png(p) | RenderOutput::Folder(p) => p.clone(),
+        }
     }
 }

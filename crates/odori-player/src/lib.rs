@@ -4,7 +4,7 @@
 //! holds the files, the scene, the [`odori_playback::Player`] and the
 //! [`audio::PlaybackClock`]; each redraw asks the clock where the song is (the sound card's
 //! position when there is sound, the system clock otherwise), poses the scene there and
-//! draws it onto the window ([`view::View`]) with egui's panels over it: with wgpu on a
+//! draws it onto the window (`view::View`) with egui's panels over it: with wgpu on a
 //! GPU, or with odori's CPU rasteriser on a software surface when there is no hardware
 //! adapter (no graphics driver needed). Keys, the mouse, dropped files and
 //! `--script` lines become [`actions::Action`]s handled in one place.

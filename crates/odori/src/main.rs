@@ -54,6 +54,21 @@ enum Command {
         #[arg(long)]
         names: bool,
     },
+    /// Write a MikuMikuDance project's (.pmm) dances as VMD files, one per model, and its
+    /// camera, light and self-shadow keys as camera.vmd.
+    #[command(after_help = "Examples:
+  odori extract project.pmm -o motions/
+  odori extract project.pmm -o motions/ --search ~/MikuMikuDance")]
+    Extract {
+        /// The project (PMM version 2).
+        project: PathBuf,
+        /// The folder to write into (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Another folder to look for the project's files in (repeatable).
+        #[arg(long, value_name = "DIR")]
+        search: Vec<PathBuf>,
+    },
     /// Evaluate a model's pose at chosen frames and write it as pose JSON.
     #[command(after_help = "Examples:
   odori pose model.pmx dance.vmd --frames 0:300:30 -o pose.json
@@ -251,6 +266,10 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// CPU rasteriser, or `auto`: wgpu when an adapter opens, else the CPU rasteriser.
         #[arg(long, value_parser = cmd::render::choice::<BackendChoice>(), default_value = "auto")]
         backend: BackendChoice,
+        /// Draw the video in N chunks on N threads from poses (and physics) computed once,
+        /// then join them into the MP4 without re-encoding: the same frames as one run.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        chunks: Option<u16>,
     },
     /// Play a dance in a window, in real time, with its music. With no files, the embedded
     /// demo. Drop models, motions, a camera VMD, a VPD pose or a song on the window to add
@@ -372,6 +391,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let verbose = cli.verbose;
     match cli.command {
         Command::Info { file, json, names } => cmd::info::run(&file, json, names)?,
+        Command::Extract {
+            project,
+            output,
+            search,
+        } => cmd::extract::run(&project, &output, &search)?,
         Command::Pose {
             model,
             motions,
@@ -448,8 +472,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoder,
             skinning,
             backend,
+            chunks,
         } => {
-            return cmd::render::run(RenderJob {
+            let run = |job: RenderJob| match chunks {
+                Some(n) => cmd::chunks::run(job, n as usize),
+                None => cmd::render::run(job),
+            };
+            return run(RenderJob {
                 models: odori_playback::load::split_files(&files)?,
                 scene: scene.options(),
                 camera,
