@@ -216,9 +216,6 @@ pub struct RenderJob {
     /// Stages, accessories, and whether the dancers stand side by side (default: every model
     /// at the origin, as in MMD).
     pub scene: load::SceneOptions,
-    /// Stages, accessories, and whether the dancers stand side by side (default: every model
-    /// at the origin, as in MMD).
-    pub scene: load::SceneOptions,
     pub camera: Option<PathBuf>,
     pub audio: Option<PathBuf>,
     /// `.mp4`, `.png` (the range's first frame) or a folder for PNG frames.
