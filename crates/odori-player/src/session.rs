@@ -232,15 +232,6 @@ impl Session {
         }
     }
 
-    /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
-    /// them and only their motions move them (`false`, the default).
-    pub fn set_side_by_side(&mut self, on: bool) {
-        if self.side_by_side != on {
-            self.side_by_side = on;
-            self.rebuild();
-        }
-    }
-
     /// The player anew (physics switched, or reset): pose state and physics start over.
     pub fn rebuild_player(&mut self) {
         let options = PlayerOptions {
