@@ -21,13 +21,62 @@ pub struct Mp4Sink {
     part: PathBuf,
 }
 
-/// Where an MP4 for `path` is written until it is finished: `.NAME.part` in the same folder
-/// (so the rename is on one file system).
+/// Where this process writes `path` until it is finished: `.NAME.PID.part` in the same folder
+/// (so the rename is on one file system). The process id keeps two renders of one output
+/// apart (each renames its own whole file; the last one wins) and tells a later render which
+/// hidden files were left by a process that no longer runs ([`remove_stale_parts`]).
 pub fn part_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(|| "odori.mp4".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.part"))
+    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
+}
+
+/// Remove the hidden files that renders of `path` killed before they could clean up (power
+/// lost, SIGKILL) left beside it: `.NAME.PID.part` whose process no longer runs. Files of
+/// renders still running, and every other file, are left alone.
+pub fn remove_stale_parts(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let name = name.to_string_lossy();
+    remove_stale_parts_in(dir, |n| n == name);
+}
+
+/// [`remove_stale_parts`] for every output name in `dir` that `owned` accepts.
+fn remove_stale_parts_in(dir: &Path, owned: impl Fn(&str) -> bool) {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let Some((name, pid)) = (file.strip_prefix('.'))
+            .and_then(|rest| rest.strip_suffix(".part"))
+            .and_then(|rest| rest.rsplit_once('.'))
+        else {
+            continue;
+        };
+        if let Ok(pid) = pid.parse::<u32>()
+            && owned(name)
+            && pid != std::process::id()
+            && !process_runs(pid)
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` still runs. Where that cannot be asked (no `/proc`), every process
+/// is taken to run, so nothing another render may still be writing is removed.
+fn process_runs(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 impl Mp4Sink {
@@ -40,6 +89,7 @@ impl Mp4Sink {
         fps: u32,
         sound: Option<&odori_video::Soundtrack<'_>>,
     ) -> Result<Mp4Sink, PlaybackError> {
+        remove_stale_parts(path);
         let part = part_path(path);
         match odori_video::Video::create(encoder, &part, size.0, size.1, fps, sound) {
             Ok(video) => Ok(Mp4Sink {
@@ -85,6 +135,15 @@ impl FrameSink for Mp4Sink {
             let _ = std::fs::remove_file(&self.part);
             return Err(self.error(source));
         }
+        // On disk before it takes the name: a power cut after the rename must not leave a
+        // file of that name that is empty or short.
+        if let Err(source) = std::fs::File::open(&self.part).and_then(|f| f.sync_all()) {
+            let _ = std::fs::remove_file(&self.part);
+            return Err(PlaybackError::Write {
+                path: self.path.clone(),
+                source,
+            });
+        }
         std::fs::rename(&self.part, &self.path).map_err(|source| {
             let _ = std::fs::remove_file(&self.part);
             PlaybackError::Write {
@@ -120,6 +179,7 @@ enum PngTarget {
 impl PngSink {
     /// The first frame to `path`.
     pub fn file(path: &Path, size: (u32, u32)) -> PngSink {
+        remove_stale_parts(path);
         PngSink {
             target: PngTarget::File(path.to_path_buf()),
             size,
@@ -133,6 +193,9 @@ impl PngSink {
             path: dir.to_path_buf(),
             source,
         })?;
+        remove_stale_parts_in(dir, |name| {
+            name.starts_with("frame_") && name.ends_with(".png")
+        });
         Ok(PngSink {
             target: PngTarget::Folder(dir.to_path_buf()),
             size,
@@ -157,12 +220,33 @@ impl FrameSink for PngSink {
     }
 }
 
-/// Write one RGBA8 frame as a PNG.
+/// Write one RGBA8 frame as a PNG: encoded into [`part_path`] and renamed, so a full disk or
+/// a killed process never leaves a partial PNG under the final name, and an older file of
+/// that name stays as it was until the new one is whole.
 pub fn save_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), PlaybackError> {
-    image::save_buffer(path, rgba, size.0, size.1, image::ExtendedColorType::Rgba8).map_err(|e| {
+    let part = part_path(path);
+    let written = std::fs::File::create(&part)
+        .map_err(|e| e.to_string())
+        .and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            image::write_buffer_with_format(
+                &mut out,
+                rgba,
+                size.0,
+                size.1,
+                image::ExtendedColorType::Rgba8,
+                image::ImageFormat::Png,
+            )
+            .map_err(|e| e.to_string())?;
+            let file = out.into_inner().map_err(|e| e.error().to_string())?;
+            file.sync_data().map_err(|e| e.to_string())
+        })
+        .and_then(|()| std::fs::rename(&part, path).map_err(|e| e.to_string()));
+    written.map_err(|message| {
+        let _ = std::fs::remove_file(&part);
         PlaybackError::Image {
             path: path.to_path_buf(),
-            message: e.to_string(),
+            message,
         }
     })
 }

@@ -31,7 +31,8 @@ fn files_in(d: &std::path::Path) -> Vec<String> {
 fn an_unfinished_mp4_leaves_no_file_and_an_old_one_untouched() {
     let d = dir("unfinished");
     let out = d.join("clip.mp4");
-    assert_eq!(part_path(&out), d.join(".clip.mp4.part"));
+    let pid = std::process::id();
+    assert_eq!(part_path(&out), d.join(format!(".clip.mp4.{pid}.part")));
     let gray = vec![128u8; 32 * 32 * 4];
 
     let mut sink = Mp4Sink::create(Encoder::Builtin, &out, (32, 32), 30, None).unwrap();
