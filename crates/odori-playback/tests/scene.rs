@@ -297,7 +297,10 @@ fn dancers_share_the_origin_unless_side_by_side() {
     }
     let (a, b) = (f.models()[0].bounds(), f.models()[1].bounds());
     let apart = (b.0.x + b.1.x - a.0.x - a.1.x) * 0.5;
-    assert!((apart - spacing).abs() < 1e-3, "boxes {apart} apart, not {spacing}");
+    assert!(
+        (apart - spacing).abs() < 1e-3,
+        "boxes {apart} apart, not {spacing}"
+    );
 }
 
 /// The loader's order and errors: a stage drawn before the dancer, a PMX prop after, its
@@ -338,9 +341,9 @@ fn loader_orders_stage_dancer_prop_and_names_bad_parents() {
             Ok(_) => panic!("{s} was taken"),
         }
     };
-    let e = bad("@0:右手首");
+    let e = bad("@0:存在しない骨");
     assert!(
-        e.contains("mic.pmx") && e.contains("no bone `右手首`"),
+        e.contains("mic.pmx") && e.contains("no bone `存在しない骨`"),
         "{e}"
     );
     let e = bad("@3:センター");

@@ -24,7 +24,6 @@
 mod append;
 pub mod bezier;
 pub mod camera;
-pub mod camera;
 #[cfg(feature = "counters")]
 pub mod counters;
 mod error;
@@ -33,7 +32,6 @@ mod group;
 mod identity;
 mod ik;
 mod instance;
-pub mod light;
 pub mod light;
 pub mod material;
 mod math;
