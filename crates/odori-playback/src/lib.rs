@@ -36,8 +36,8 @@
 //! # Ok(()) }
 //! ```
 
-mod accessory_model;
 pub mod accessory;
+mod accessory_model;
 pub mod asset;
 // The bake job shares the render job's option naming, and both sit behind `video`.
 #[cfg(feature = "video")]
@@ -53,9 +53,9 @@ pub mod load;
 pub mod offline;
 pub mod output;
 pub mod player;
-pub mod project;
 #[cfg(feature = "video")]
 pub mod pose_stream;
+pub mod project;
 pub mod render;
 #[cfg(feature = "video")]
 pub mod render_job;

@@ -5,9 +5,9 @@
 //! released.
 
 use crate::python::{Model, Motion, err};
+use odori_playback::accessory::AccessorySpec;
 use odori_playback::bake_job;
 use odori_playback::choice::Choice;
-use odori_playback::accessory::AccessorySpec;
 use odori_playback::load::{ModelInput, SceneOptions};
 use odori_playback::render_job::{Note, OptionNames, Range, RenderJob, parse_range, parse_size};
 use pyo3::exceptions::PyValueError;

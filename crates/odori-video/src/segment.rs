@@ -25,6 +25,10 @@ pub struct Joined {
 /// The media timescale of the built-in writer's video track (90 kHz, as MPEG).
 const TIMESCALE: u32 = 90_000;
 
+/// The joined file being written, the first segment's SPS/PPS (`avcC`) and picture size:
+/// every later segment must match them.
+type OpenJoin = (Mp4Writer<BufWriter<File>>, Vec<u8>, (u16, u16));
+
 /// Join `segments` (in order) into `out` at `fps`, with `sound` (its `length_s` the whole
 /// video's) muxed over the whole. Each segment must be an H.264 MP4 of the built-in encoder
 /// at this frame rate and the first one's size and stream parameters (SPS, PPS), starting
@@ -62,7 +66,7 @@ fn write_joined(
         None => None,
     };
     let frame_duration = TIMESCALE / fps.max(1);
-    let mut writer: Option<(Mp4Writer<BufWriter<File>>, Vec<u8>, (u16, u16))> = None;
+    let mut writer: Option<OpenJoin> = None;
     let mut segment_frames = Vec::with_capacity(segments.len());
     let mut annex_b = Vec::new();
     for path in segments {

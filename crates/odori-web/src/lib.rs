@@ -7,7 +7,7 @@
 //! [`files`] (a scene from dropped files), [`archive`] (zips), [`options`] (the page's player
 //! options) and [`digest`] (a digest of what the player hands out) are plain Rust and build
 //! natively too, so their tests
-//! run with the workspace's; the wasm-bindgen surface ([`app`], [`canvas`]) exists only on
+//! run with the workspace's; the wasm-bindgen surface (`app`, `canvas`) exists only on
 //! wasm32.
 
 pub mod archive;

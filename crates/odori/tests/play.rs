@@ -355,34 +355,34 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
 
-    /// A VMD holding one morph key: `name` at `weight` on frame 0 (written byte by byte as the
-    /// format lays it out: header, no bone keys, one morph key, empty camera, light and shadow
-    /// sections).
-    fn morph_vmd(path: &Path, name: &str, weight: f32) {
-        let mut b = Vec::new();
-        let fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
-            let mut f = bytes.to_vec();
-            f.resize(n, 0);
-            b.extend_from_slice(&f);
-        };
-        fixed(&mut b, b"Vocaloid Motion Data 0002", 30);
-        fixed(&mut b, b"test", 20);
+/// A VMD holding one morph key: `name` at `weight` on frame 0 (written byte by byte as the
+/// format lays it out: header, no bone keys, one morph key, empty camera, light and shadow
+/// sections).
+fn morph_vmd(path: &Path, name: &str, weight: f32) {
+    let mut b = Vec::new();
+    let fixed = |b: &mut Vec<u8>, bytes: &[u8], n: usize| {
+        let mut f = bytes.to_vec();
+        f.resize(n, 0);
+        b.extend_from_slice(&f);
+    };
+    fixed(&mut b, b"Vocaloid Motion Data 0002", 30);
+    fixed(&mut b, b"test", 20);
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(&1u32.to_le_bytes());
+    fixed(&mut b, &odori_format::sjis::encode_sjis(name), 15);
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(&weight.to_le_bytes());
+    for _ in 0..3 {
         b.extend_from_slice(&0u32.to_le_bytes());
-        b.extend_from_slice(&1u32.to_le_bytes());
-        fixed(&mut b, &odori_format::sjis::encode_sjis(name), 15);
-        b.extend_from_slice(&0u32.to_le_bytes());
-        b.extend_from_slice(&weight.to_le_bytes());
-        for _ in 0..3 {
-            b.extend_from_slice(&0u32.to_le_bytes());
-        }
-        std::fs::write(path, b).unwrap();
     }
+    std::fs::write(path, b).unwrap();
+}
 
-    /// Pixels that differ at all between two pictures of one size.
-    fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
-        a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
-    }
+/// Pixels that differ at all between two pictures of one size.
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
 }
 
 #[test]
@@ -434,16 +434,16 @@ fn morph_slider_and_bone_pick_show_on_the_picture() {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
 
-    /// Window pixel of scene point `p` under `camera` (the renderer's view and projection).
-    fn pixel_of(camera: &odori_render::CameraPose, p: glam::Vec3) -> (f32, f32) {
-        let clip = camera.projection(W as f32 / H as f32) * camera.view() * p.extend(1.0);
-        let ndc = clip.truncate() / clip.w;
-        (
-            (ndc.x + 1.0) * 0.5 * W as f32,
-            (1.0 - ndc.y) * 0.5 * H as f32,
-        )
-    }
+/// Window pixel of scene point `p` under `camera` (the renderer's view and projection).
+fn pixel_of(camera: &odori_render::CameraPose, p: glam::Vec3) -> (f32, f32) {
+    let clip = camera.projection(W as f32 / H as f32) * camera.view() * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    (
+        (ndc.x + 1.0) * 0.5 * W as f32,
+        (1.0 - ndc.y) * 0.5 * H as f32,
+    )
 }
 
 #[test]

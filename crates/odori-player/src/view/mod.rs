@@ -14,6 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use winit::window::Window;
 
+/// One surface lives for the window's life, so the wgpu one is kept inline rather than boxed.
+#[allow(clippy::large_enum_variant)]
 enum Surface {
     Gpu(gpu::GpuSurface),
     Cpu(cpu::CpuSurface),

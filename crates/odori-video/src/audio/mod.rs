@@ -58,21 +58,36 @@ pub enum AudioError {
 /// Read the soundtrack at `path` for the rendered range: `start_s..start_s + len_s` seconds of
 /// the song (frame N of the motion is second N / 30 of the song, as in MikuMikuDance).
 pub fn read(path: &Path, start_s: f64, len_s: f64) -> Result<AudioTrack, AudioError> {
-    let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = read_bytes(path)?;
     track(path, bytes, start_s, len_s)
 }
 
 /// Check, before any work, that `path` is a soundtrack odori can read (the whole file is read
 /// and its container parsed; nothing is decoded).
 pub fn check(path: &Path) -> Result<(), AudioError> {
-    let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = read_bytes(path)?;
+    probe(path, bytes)
+}
+
+/// [`check`] on bytes already in memory (`path` names them in messages): the container is
+/// parsed and a track with a sample rate found; nothing is decoded.
+pub fn probe(path: &Path, bytes: Vec<u8>) -> Result<(), AudioError> {
     decode::Source::open(path, bytes).map(|_| ())
+}
+
+/// The soundtrack's bytes, within [`odori_format::limits::AUDIO_FILE`].
+fn read_bytes(path: &Path) -> Result<Vec<u8>, AudioError> {
+    use odori_format::limits::{AUDIO_FILE, ReadError, read_file};
+    read_file(path, &AUDIO_FILE).map_err(|e| match e {
+        ReadError::Io(source) => AudioError::Read {
+            path: path.to_path_buf(),
+            source,
+        },
+        too_large => AudioError::Decode {
+            path: path.to_path_buf(),
+            message: format!("it is {too_large}"),
+        },
+    })
 }
 
 /// The whole soundtrack at `path` decoded to 16-bit PCM (one or two channels), sample 0 being
@@ -80,10 +95,7 @@ pub fn check(path: &Path) -> Result<(), AudioError> {
 /// skipped as for the MP4 track (an MP3's LAME tag says how much; without one, the decoder's
 /// own 529 samples).
 pub fn decode_pcm(path: &Path) -> Result<Pcm, AudioError> {
-    let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = read_bytes(path)?;
     let mut source = decode::Source::open(path, bytes)?;
     // symphonia trims what the LAME tag declares (gapless); an untagged MP3 still starts with
     // the decoder's delay.

@@ -173,7 +173,6 @@ fn project(path: &Path) -> Result<Vec<(&'static str, Node)>> {
     ])
 }
 
-
 fn print_text(out: &mut impl Write, node: &Node, indent: usize) -> std::io::Result<()> {
     let pad = "  ".repeat(indent);
     let Map(entries) = node else {
