@@ -386,7 +386,8 @@ impl RenderJob {
                 names.show("skinning", "gpu"),
                 match self.backend {
                     BackendChoice::Cpu => names.show("backend", "cpu"),
-                    _ => "no adapter was found".to_string(),
+                    _ => "auto found no hardware GPU adapter; --backend gpu also takes a software one"
+                        .to_string(),
                 },
                 names.show("skinning", "cpu")
             ));

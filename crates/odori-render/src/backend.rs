@@ -119,7 +119,7 @@ pub fn choose(backend: Backend, adapters: &[AdapterSummary]) -> Result<Decision,
             },
             None => Decision {
                 pick: Pick::Cpu,
-                why: "no GPU adapter".into(),
+                why: "no GPU adapter; for GPU rendering install the GPU's driver".into(),
             },
         }),
     }

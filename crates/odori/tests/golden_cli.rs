@@ -129,7 +129,7 @@ fn gene_light_frame_900_cpu_and_gpu_skinning() {
     }
     let gpu = still(
         &f,
-        &[&range[..], &["--skinning", "gpu"]].concat(),
+        &[&range[..], &["--backend", "gpu", "--skinning", "gpu"]].concat(),
         "gpu.png",
     );
     eprintln!("--skinning gpu against the same golden:");

@@ -74,6 +74,10 @@ const SHARED: &[(&str, &str)] = &[
     ("miku_v2.pmd", "assets/miku_v2/miku_v2.pmd"),
     ("wavefile_v2.vmd", "assets/wavefile/wavefile_v2.vmd"),
     ("wavefile_camera.vmd", "assets/wavefile/wavefile_camera.vmd"),
+    (
+        "サンプル（きしめんAllStar).pmm",
+        "assets/mmd-sample/UserFile/サンプル（きしめんAllStar).pmm",
+    ),
 ];
 
 enum Line {

@@ -235,6 +235,10 @@ fn gpu_and_cpu_skinning_agree() {
             "128x128",
             "--range",
             "45",
+            // wgpu on whatever adapter there is (lavapipe on CI): auto would take the CPU
+            // rasteriser on a machine with only a software adapter.
+            "--backend",
+            "gpu",
             "--skinning",
             sk,
             "-o",
@@ -587,10 +591,6 @@ fn no_adapter_falls_back_to_the_cpu() {
     let (img, line) = demo_png("no-adapter", &[], &none);
     assert!(line.contains("on odori's CPU rasteriser"), "{line}");
     assert!(line.contains("no GPU adapter"), "{line}");
-    assert!(
-        line.contains("apt-get install mesa-vulkan-drivers"),
-        "{line}"
-    );
     let (cpu, _) = demo_png("no-adapter-cpu", &["--backend", "cpu"], &[]);
     assert_eq!(
         img.as_raw(),
