@@ -40,7 +40,8 @@ pub(super) struct Ctx<'a> {
     /// Shade in SIMD lanes (`Ctx::quad::<true>`), else one value at a time.
     pub(super) lanes: bool,
     /// Test each pixel's four samples in AVX2 lanes (`cover_lanes`): set only with four
-    /// samples, `lanes`, and a CPU that has AVX2.
+    /// samples, `lanes`, and a CPU that has AVX2 (never read off x86-64, where it is false).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) avx2: bool,
 }
 
@@ -127,6 +128,7 @@ impl Ctx<'_> {
                 }
             }
             // The same offsets sample by sample for the lanes: [pixel][edge][sample].
+            #[cfg(target_arch = "x86_64")]
             let lanes_off: [[[i64; 4]; 3]; 4] = std::array::from_fn(|p| {
                 std::array::from_fn(|i| std::array::from_fn(|k| off[p][k][i]))
             });
