@@ -48,11 +48,18 @@ fn check(name: &str, model: &Model, motion: &Motion, rig: &PhysicsModel, frames:
     // Bullet's does, once no row moves: their residuals agree too), and at least one for each
     // 1/60 s step. odori's took its rows for unit body factors (MMD's) every time, and set up
     // the joints' rows itself at least once a frame.
+    // The scalar spelling (`ODORI_SOLVER_SCALAR=1` at build time, as CI runs this test a second
+    // time) leaves the joints' row setup to Bullet: odori's setup then never runs.
+    let setups_expected = if option_env!("ODORI_SOLVER_SCALAR") == Some("1") {
+        it.odori_joint_setups == 0
+    } else {
+        it.odori_joint_setups >= u64::from(frames)
+    };
     assert!(
         fast >= u64::from(frames) * 2
             && slow == 0
             && it.odori_unit_factors == fast
-            && it.odori_joint_setups >= u64::from(frames),
+            && setups_expected,
         "{name}: odori's run took {it:?}"
     );
     assert!(

@@ -130,7 +130,7 @@ pub struct SceneOptions {
 }
 
 /// How many accessories MMD draws before the models: its アクセサリ編集 setting "accessories
-/// after number [1] are drawn after the models" defaults to 1, so the first accessory (often
+/// after number \[1\] are drawn after the models" defaults to 1, so the first accessory (often
 /// the stage) is drawn first and the others after every model.
 pub const ACCESSORIES_BEFORE_MODELS: usize = 1;
 
