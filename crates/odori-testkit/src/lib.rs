@@ -9,6 +9,7 @@ use std::path::PathBuf;
 pub mod alloc;
 #[cfg(feature = "golden")]
 pub mod golden;
+pub mod png;
 pub mod xvfb;
 
 /// Environment variable that makes a missing shared folder a test failure.

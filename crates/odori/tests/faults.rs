@@ -209,41 +209,6 @@ fn two_renders_to_one_output_leave_one_of_them_whole() {
     assert_eq!(tracks[0].samples, *frames, "{w}x{h}: that render's frames");
 }
 
-/// CRC-32 (ISO-HDLC, PNG's chunk checksum), bit by bit from its definition.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-/// A PNG with a valid header claiming `w` × `h` RGBA pixels, and no pixel data.
-fn png_header(w: u32, h: u32) -> Vec<u8> {
-    let chunk = |kind: &[u8], data: &[u8]| {
-        let body = [kind, data].concat();
-        let mut c = (data.len() as u32).to_be_bytes().to_vec();
-        c.extend_from_slice(&body);
-        c.extend_from_slice(&crc32(&body).to_be_bytes());
-        c
-    };
-    let ihdr = [&w.to_be_bytes()[..], &h.to_be_bytes(), &[8, 6, 0, 0, 0]].concat();
-    [
-        &b"\x89PNG\r\n\x1a\n"[..],
-        &chunk(b"IHDR", &ihdr),
-        &chunk(b"IDAT", &[]),
-        &chunk(b"IEND", &[]),
-    ]
-    .concat()
-}
-
 /// Textures that cannot be read (a folder of that name: the tests run as root, so
 /// permissions would not stop them) or decoded (corrupt bytes, a header that lies about its
 /// size): each is a warning naming it, and the render goes on to a whole PNG.
@@ -258,7 +223,11 @@ fn unreadable_textures_are_named_and_the_render_goes_on() {
     let light = dir.join("light");
     std::fs::create_dir_all(light.join("face.png")).unwrap();
     std::fs::write(light.join("arm.png"), b"\x89PNG\r\n\x1a\ncorrupt").unwrap();
-    std::fs::write(light.join("bottoms.png"), png_header(60_000, 60_000)).unwrap();
+    std::fs::write(
+        light.join("bottoms.png"),
+        odori_testkit::png::header_claiming(60_000, 60_000),
+    )
+    .unwrap();
     std::fs::write(light.join("top.png"), b"not an image at all").unwrap();
     let png = dir.join("out.png");
     let out = odori()
