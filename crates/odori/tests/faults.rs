@@ -8,7 +8,8 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -104,37 +105,12 @@ fn hidden_parts(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// A long render of the demo to `mp4` (thousands of small frames, many seconds even on a
-/// fast GPU), returned once it has said it is rendering.
+/// A long render (`common::start_long_render`) whose standard error is drained in the
+/// background, so a full pipe never stalls it.
 fn start_long_render(mp4: &Path) -> (Child, String) {
-    let mut child = odori()
-        .args([
-            "render", "--size", "160x96", "--fps", "60", "--range", "0:3000",
-        ])
-        .args(["--msaa", "1", "-o"])
-        .arg(mp4)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("odori render:") {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "ended early: {seen}"
-        );
-        seen.push_str(&line);
-    }
-    // Keep reading so a full pipe never stalls the child.
+    let (child, mut stderr, seen) = common::start_long_render(mp4);
     std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     (child, seen)
-}
-
-fn signal(child: &Child, signal: libc::c_int) {
-    // SAFETY: kill(2) on our own child's id, which it keeps until we wait for it.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-    assert_eq!(sent, 0, "{}", std::io::Error::last_os_error());
 }
 
 /// SIGKILL mid-render (no handler runs): only the hidden `.part` file is left, never a file
@@ -146,7 +122,7 @@ fn a_killed_render_leaves_only_its_part_file_which_the_next_render_removes() {
     let (mut child, _) = start_long_render(&mp4);
     std::thread::sleep(Duration::from_secs(2));
     let pid = child.id();
-    signal(&child, libc::SIGKILL);
+    common::signal(&child, libc::SIGKILL);
     let status = child.wait().unwrap();
     assert_eq!(
         std::os::unix::process::ExitStatusExt::signal(&status),

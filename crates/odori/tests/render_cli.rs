@@ -5,7 +5,8 @@
 //! `ODORI_REQUIRE_GPU=1`). `--backend cpu`, and a machine where the Vulkan loader finds no
 //! driver, are tried for real.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -331,33 +332,11 @@ fn hidden_parts(dir: &Path) -> Vec<String> {
 fn ctrl_c_keeps_a_shorter_mp4() {
     let dir = out_dir("ctrl-c");
     let mp4 = dir.join("long.mp4");
-    // Far past the demo's end (the last pose held): thousands of small frames, many seconds
-    // even on a fast GPU.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_odori"))
-        .args([
-            "render", "--size", "160x96", "--fps", "60", "--range", "0:3000",
-        ])
-        .args(["--msaa", "1", "-o"])
-        .arg(&mp4)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("odori render:") {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "ended early: {seen}"
-        );
-        seen.push_str(&line);
-    }
+    let (mut child, mut stderr, mut seen) = common::start_long_render(&mp4);
     // Rendering has started; give it time for some frames.
     std::thread::sleep(Duration::from_secs(2));
-    // Sent from here, as a terminal's Ctrl-C would (no `kill` program: minimal systems lack it).
-    // SAFETY: kill(2) on our own child's id, which it keeps until we wait for it.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    assert_eq!(sent, 0, "{}", std::io::Error::last_os_error());
+    // Sent from here, as a terminal's Ctrl-C would.
+    common::signal(&child, libc::SIGINT);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     let status = child.wait().unwrap();
