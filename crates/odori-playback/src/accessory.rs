@@ -54,15 +54,20 @@ impl AccessoryTransform {
 
     /// Translation × Rz × Ry × Rx × scale (a negative Si counts as 0, as nanoem clamps it).
     pub fn matrix(&self) -> Affine3A {
-        let r = self.rotation;
-        let rotation =
-            Quat::from_rotation_z(r.z) * Quat::from_rotation_y(r.y) * Quat::from_rotation_x(r.x);
-        Affine3A::from_scale_rotation_translation(
-            Vec3::splat(self.scale.max(0.0)),
-            rotation,
-            self.position,
-        )
+        placement(self.position, self.orientation(), self.scale)
     }
+
+    /// The rotation as a quaternion: Rz × Ry × Rx.
+    pub fn orientation(&self) -> Quat {
+        let r = self.rotation;
+        Quat::from_rotation_z(r.z) * Quat::from_rotation_y(r.y) * Quat::from_rotation_x(r.x)
+    }
+}
+
+/// Translation × rotation × uniform scale (a negative scale counts as 0, as nanoem clamps
+/// it).
+fn placement(position: Vec3, orientation: Quat, scale: f32) -> Affine3A {
+    Affine3A::from_scale_rotation_translation(Vec3::splat(scale.max(0.0)), orientation, position)
 }
 
 impl Default for AccessoryTransform {
@@ -71,19 +76,91 @@ impl Default for AccessoryTransform {
     }
 }
 
-/// An accessory in a scene: what holds it and its panel values.
+/// An accessory in a scene: what holds it and its panel values, fixed or keyed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Accessory {
     /// `None`: at the world origin.
     pub parent: Option<ParentBone>,
     pub transform: AccessoryTransform,
+    /// Keys in frame order (a project's accessory keys); when there are any they replace
+    /// `parent` and `transform`.
+    pub keys: Vec<AccessoryKeyframe>,
+}
+
+/// One key of an accessory: the panel's values and the bone holding it from this frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AccessoryKeyframe {
+    pub frame: f32,
+    pub parent: Option<ParentBone>,
+    pub transform: AccessoryTransform,
+}
+
+/// An accessory at one frame: what holds it, where it sits on it, and how it shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AccessoryState {
+    pub parent: Option<ParentBone>,
+    /// Translation × rotation × scale in the parent's space.
+    pub matrix: Affine3A,
+    pub opacity: f32,
+    pub visible: bool,
 }
 
 impl Accessory {
+    /// An accessory whose panel values never change.
+    pub fn fixed(parent: Option<ParentBone>, transform: AccessoryTransform) -> Accessory {
+        Accessory {
+            parent,
+            transform,
+            keys: Vec::new(),
+        }
+    }
+
     /// The accessory's root world transform, given its parent bone's world transform (the
-    /// identity for an accessory at the origin).
+    /// identity for an accessory at the origin), for its fixed values.
     pub fn world(&self, parent_world: Affine3A) -> Affine3A {
         parent_world * self.transform.matrix()
+    }
+
+    /// Where the accessory is at `frame`. Keys are sampled as MMD's accessory keys are
+    /// (nanoem's `Accessory::synchronizeMotion`): no curves; between two keys the position,
+    /// scale and opacity are mixed linearly and the rotation spherically (as quaternions),
+    /// while the holder, the display switch and the shadow come from the earlier key. Before
+    /// the first key the first holds, after the last the last.
+    pub fn at(&self, frame: f32) -> AccessoryState {
+        let state = |parent, t: &AccessoryTransform, orientation: Quat| AccessoryState {
+            parent,
+            matrix: placement(t.position, orientation, t.scale),
+            opacity: t.opacity,
+            visible: t.visible,
+        };
+        let Some(first) = self.keys.first() else {
+            return state(self.parent, &self.transform, self.transform.orientation());
+        };
+        let next = self.keys.partition_point(|k| k.frame <= frame);
+        let (a, b) = match next {
+            0 => (first, first),
+            n if n == self.keys.len() => (&self.keys[n - 1], &self.keys[n - 1]),
+            n => (&self.keys[n - 1], &self.keys[n]),
+        };
+        let span = b.frame - a.frame;
+        if span <= 0.0 {
+            return state(a.parent, &a.transform, a.transform.orientation());
+        }
+        let s = (frame - a.frame) / span;
+        let (ta, tb) = (&a.transform, &b.transform);
+        let mixed = AccessoryTransform {
+            position: ta.position.lerp(tb.position, s),
+            scale: ta.scale + (tb.scale - ta.scale) * s,
+            opacity: ta.opacity + (tb.opacity - ta.opacity) * s,
+            ..*ta
+        };
+        let orientation = ta.orientation().slerp(tb.orientation(), s);
+        state(a.parent, &mixed, orientation)
+    }
+
+    /// The last key's frame (0 for fixed values).
+    pub fn end_frame(&self) -> f32 {
+        self.keys.last().map_or(0.0, |k| k.frame)
     }
 }
 
@@ -162,6 +239,66 @@ mod tests {
         assert_eq!(AccessorySpec::parse("me@home.pmx").unwrap().parent, None);
         assert!(AccessorySpec::parse("mic.pmx@0:").is_err());
         assert!(AccessorySpec::parse("").is_err());
+    }
+
+    /// Keys sampled as nanoem's accessory motion: position, scale and opacity mixed linearly,
+    /// rotation by quaternion slerp, the holder and display switch from the earlier key,
+    /// the ends held. Evidence: the formulas, evaluated here by hand at the midpoint.
+    #[test]
+    fn keys_mix_linearly_and_switch_at_the_earlier_key() {
+        let hand = ParentBone { model: 0, bone: 3 };
+        let a = AccessoryTransform {
+            position: Vec3::new(0.0, 10.0, 0.0),
+            rotation: Vec3::new(0.0, 0.0, 0.0),
+            scale: 1.0,
+            opacity: 1.0,
+            ..AccessoryTransform::DEFAULT
+        };
+        let b = AccessoryTransform {
+            position: Vec3::new(4.0, 10.0, -2.0),
+            rotation: Vec3::new(0.0, std::f32::consts::FRAC_PI_2, 0.0),
+            scale: 3.0,
+            opacity: 0.0,
+            visible: false,
+            ..AccessoryTransform::DEFAULT
+        };
+        let acc = Accessory {
+            parent: None,
+            transform: AccessoryTransform::DEFAULT,
+            keys: vec![
+                AccessoryKeyframe {
+                    frame: 10.0,
+                    parent: Some(hand),
+                    transform: a,
+                },
+                AccessoryKeyframe {
+                    frame: 20.0,
+                    parent: None,
+                    transform: b,
+                },
+            ],
+        };
+        let mid = acc.at(15.0);
+        assert_eq!(mid.parent, Some(hand));
+        assert!(mid.visible);
+        assert!((mid.opacity - 0.5).abs() < 1e-6);
+        // Scale 2, rotation 45° about Y, translation (2, 10, -1): +X goes to (√2, 0, -√2).
+        let p = mid.matrix.transform_point3(Vec3::X);
+        let h = std::f32::consts::SQRT_2;
+        assert!(
+            (p - Vec3::new(2.0 + h, 10.0, -1.0 - h)).length() < 1e-5,
+            "{p}"
+        );
+        let before = acc.at(0.0);
+        assert_eq!((before.parent, before.opacity), (Some(hand), 1.0));
+        let after = acc.at(99.0);
+        assert_eq!(
+            (after.parent, after.visible, after.opacity),
+            (None, false, 0.0)
+        );
+        assert_eq!(acc.at(20.0).parent, None);
+        let fixed = Accessory::fixed(Some(hand), a);
+        assert_eq!(fixed.at(7.0).matrix, a.matrix());
     }
 
     /// The matrix is T × Rz × Ry × Rx × S: checked on a point against the product of the

@@ -270,10 +270,7 @@ pub fn scene_from_models(
                         spec.path.display()
                     ));
                 }
-                let accessory = Accessory {
-                    parent,
-                    transform: spec.transform,
-                };
+                let accessory = Accessory::fixed(parent, spec.transform);
                 scene.add_accessory(asset, accessory);
             }
         }

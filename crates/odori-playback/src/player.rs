@@ -2,7 +2,7 @@
 //! order — sample and morph, the before-physics pass (FK, append, IK), the physics stage, the
 //! after-physics pass, then deformation — handing out a [`Frame`].
 
-use crate::accessory::Accessory;
+use crate::accessory::AccessoryState;
 use crate::frame::{Frame, ModelFrame, skeleton_bounds};
 use crate::scene::{Role, Scene};
 use glam::{Affine3A, Vec3, Vec3A};
@@ -132,6 +132,10 @@ impl Player {
     /// [`Player::warnings`].
     pub fn new(scene: Arc<Scene>, options: PlayerOptions) -> Player {
         let mut warnings = Vec::new();
+        let physics_config = PhysicsConfig {
+            gravity: scene.gravity(),
+            ..PhysicsConfig::default()
+        };
         let dancers = (scene.models().iter())
             .map(|m| {
                 let asset = m.asset();
@@ -142,7 +146,7 @@ impl Player {
                 let simulated = options.physics && m.accessory().is_none();
                 let physics = match (simulated, rig.bodies.is_empty()) {
                     (true, false) => {
-                        match PhysicsWorld::new(rig, model, PhysicsConfig::default()) {
+                        match PhysicsWorld::new(rig, model, physics_config) {
                             Ok(w) => {
                                 // The world's list starts with the rig's own problems, which
                                 // are the asset's warnings already.
@@ -365,13 +369,14 @@ impl Player {
             let Some(accessory) = m.accessory() else {
                 continue;
             };
-            let parent_world = accessory.parent.map_or(Affine3A::IDENTITY, |p| {
+            let state = accessory.at(frame);
+            let parent_world = state.parent.map_or(Affine3A::IDENTITY, |p| {
                 let holder = &scene.models()[p.model];
                 let world = self.dancers[p.model].inst.world(p.bone);
                 Affine3A::from_translation(holder.placement()) * world
             });
             let o = &mut out.models[i];
-            place_accessory(o, accessory, parent_world, m.asset().render().bounds);
+            place_accessory(o, &state, parent_world, m.asset().render().bounds);
             lap(&mut times.pose);
             if options.deform {
                 odori_deform::deform(
@@ -485,11 +490,11 @@ fn catch_up(
 /// multiplies every material's alpha and its switch hides it.
 fn place_accessory(
     out: &mut ModelFrame,
-    accessory: &Accessory,
+    accessory: &AccessoryState,
     parent_world: Affine3A,
     (lo, hi): (Vec3, Vec3),
 ) {
-    let root = accessory.world(parent_world);
+    let root = parent_world * accessory.matrix;
     for s in &mut out.skinning {
         *s = root * *s;
     }
@@ -507,14 +512,13 @@ fn place_accessory(
         max = max.max(p);
     }
     out.bounds = (min.into(), max.into());
-    let t = &accessory.transform;
-    if t.opacity != 1.0 {
+    if accessory.opacity != 1.0 {
         for m in &mut out.materials {
-            m.mul.diffuse.w *= t.opacity;
-            m.add.diffuse.w *= t.opacity;
+            m.mul.diffuse.w *= accessory.opacity;
+            m.add.diffuse.w *= accessory.opacity;
         }
     }
-    out.visible &= t.visible;
+    out.visible &= accessory.visible;
 }
 
 /// Copy an evaluated instance's products into `out`, moved to the model's place in the scene.

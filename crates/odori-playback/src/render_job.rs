@@ -9,10 +9,11 @@ use crate::load::{self, ModelInput};
 use crate::offline::{self, FrameRange, RenderReport, Skinning};
 use crate::output::{self, RenderOutput};
 use crate::pose_stream::PoseStream;
+use crate::project::Project;
 use crate::sink::{FrameSink, Mp4Sink, PngSink};
 use crate::{Player, PlayerOptions, Preroll, Scene};
 use odori_render::{AnyRenderer, Backend, Device, RenderOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -208,11 +209,21 @@ impl OptionNames {
     }
 }
 
+/// The frame size when neither the options nor a project give one.
+pub const DEFAULT_SIZE: (u32, u32) = (1280, 720);
+
 /// Every option of a render, defaults as `odori render` has them.
 #[derive(Clone)]
 pub struct RenderJob {
-    /// Each model with its motions (merged in order); none: the embedded demo.
+    /// Each model with its motions (merged in order); none: the embedded demo (or the
+    /// project's models).
     pub models: Vec<(ModelInput, Vec<PathBuf>)>,
+    /// A MikuMikuDance project (`.pmm`) to render instead of `models`: its models, keys,
+    /// accessories, camera, light, gravity and soundtrack, its own output size and range
+    /// unless `size` and `range` are given.
+    pub project: Option<PathBuf>,
+    /// More folders to look for the project's files in, after its own.
+    pub search: Vec<PathBuf>,
     /// Stages, accessories, and whether the dancers stand side by side (default: every model
     /// at the origin, as in MMD).
     pub scene: load::SceneOptions,
@@ -220,7 +231,8 @@ pub struct RenderJob {
     pub audio: Option<PathBuf>,
     /// `.mp4`, `.png` (the range's first frame) or a folder for PNG frames.
     pub output: PathBuf,
-    pub size: (u32, u32),
+    /// `None`: the project's output size, else [`DEFAULT_SIZE`].
+    pub size: Option<(u32, u32)>,
     /// One of [`VideoFps`]'s rates.
     pub fps: u32,
     pub range: Option<Range>,
@@ -248,11 +260,13 @@ impl Default for RenderJob {
     fn default() -> RenderJob {
         RenderJob {
             models: Vec::new(),
+            project: None,
+            search: Vec::new(),
             scene: load::SceneOptions::default(),
             camera: None,
             audio: None,
             output: PathBuf::from("odori.mp4"),
-            size: (1280, 720),
+            size: None,
             fps: 30,
             range: None,
             msaa: None,
@@ -302,7 +316,14 @@ impl RenderJob {
     /// Everything about the output is checked before anything loads.
     pub fn prepare(&self, notes: &mut dyn FnMut(Note)) -> Result<PreparedRender, PlaybackError> {
         let names = self.names;
-        let (width, height) = check_size(self.size)
+        let project = match &self.project {
+            Some(path) => Some(self.open_project(path)?),
+            None => None,
+        };
+        let size = (self.size)
+            .or_else(|| project.as_ref().and_then(project_size))
+            .unwrap_or(DEFAULT_SIZE);
+        let (width, height) = check_size(size)
             .map_err(|e| PlaybackError::Option(format!("{}: {e}", names.name("size"))))?;
         let fps = self.fps;
         if let Err(e) = choice::numeric::<VideoFps>(fps) {
@@ -350,10 +371,29 @@ impl RenderJob {
             (None, _) => {}
         }
 
-        let (mut scene, warnings) =
-            load::scene_from_models(&self.models, self.camera.as_deref(), &self.scene)?;
+        let (mut scene, warnings) = match &project {
+            Some(p) => {
+                let (mut scene, warnings) = crate::project::scene(p);
+                if self.scene.side_by_side {
+                    scene.arrange_side_by_side();
+                }
+                if let Some(path) = &self.camera {
+                    scene.set_camera(&load::camera_file(path)?);
+                }
+                (scene, warnings)
+            }
+            None => load::scene_from_models(&self.models, self.camera.as_deref(), &self.scene)?,
+        };
         if let Some(path) = &self.audio {
             scene.set_audio(path);
+        }
+        if let (Some(path), None) = (scene.audio(), encoder)
+            && self.audio.is_none()
+        {
+            notes(Note::Note(format!(
+                "the project's soundtrack {} is only muxed into MP4 output",
+                path.display()
+            )));
         }
         for w in warnings {
             notes(Note::Warning(w));
@@ -371,7 +411,17 @@ impl RenderJob {
                 }
             }
         }
-        let range = self.frame_range(&scene, &output, notes);
+        let project_range = project.as_ref().map(|p| p.range);
+        let range = self.frame_range(&scene, &output, project_range, notes);
+        let physics = match &project {
+            Some(p) if self.physics && !p.physics() => {
+                notes(Note::Note(
+                    "the project's physics is off (物理演算: 演算しない): rendered without".into(),
+                ));
+                false
+            }
+            _ => self.physics,
+        };
 
         let device = Device::open(match self.backend {
             BackendChoice::Auto => Backend::Auto,
@@ -435,7 +485,7 @@ impl RenderJob {
         }
         let settle = self.settle.unwrap_or(PlayerOptions::default().settle);
         let player_options = PlayerOptions {
-            physics: self.physics,
+            physics,
             deform: skinning == Skinning::Cpu,
             settle,
             // Simulated from frame 0 at the output's own step, so a range that starts late
@@ -495,18 +545,51 @@ impl RenderJob {
         })
     }
 
-    /// The frames to make: the range (default: the whole motion) at the output rate; one
-    /// frame for a PNG.
+    /// Read the project and say where its files were not found.
+    fn open_project(&self, path: &Path) -> Result<Project, PlaybackError> {
+        if !self.models.is_empty() {
+            return option(format!(
+                "{}: a project brings its own models; give it alone",
+                path.display()
+            ));
+        }
+        if let Some(s) = self.scene.stages.first() {
+            let what = match s {
+                ModelInput::Path(p) => p.display().to_string(),
+                ModelInput::Loaded(a) => a.label().to_string(),
+            };
+            return option(format!(
+                "{} {what}: a project's stages are its accessories and models; add it there",
+                self.names.name("stage")
+            ));
+        }
+        if let Some(a) = self.scene.accessories.first() {
+            return option(format!(
+                "{} {}: a project's accessories are its own; add it there",
+                self.names.name("accessory"),
+                a.path.display()
+            ));
+        }
+        Ok(Project::load(path, &self.search)?)
+    }
+
+    /// The frames to make: the range (default: the project's range, else the whole motion)
+    /// at the output rate; one frame for a PNG.
     fn frame_range(
         &self,
         scene: &Scene,
         output: &RenderOutput,
+        project_range: Option<(Option<u32>, Option<u32>)>,
         notes: &mut dyn FnMut(Note),
     ) -> FrameRange {
         let end = scene.end_frame();
-        let (start, stop) = match self.range {
-            Some(r) => (r.start, r.stop.unwrap_or(end.max(r.start))),
-            None => (0.0, end),
+        let (start, stop) = match (self.range, project_range) {
+            (Some(r), _) => (r.start, r.stop.unwrap_or(end.max(r.start))),
+            (None, Some((from, to))) => {
+                let start = from.map_or(0.0, |f| f as f32);
+                (start, to.map_or(end, |t| t as f32).max(start))
+            }
+            (None, None) => (0.0, end),
         };
         if self.range.is_some() && stop > end {
             notes(Note::Warning(format!(
@@ -520,6 +603,12 @@ impl RenderJob {
         }
         range
     }
+}
+
+/// A project's output size, when it is one a render can make.
+fn project_size(project: &Project) -> Option<(u32, u32)> {
+    let (w, h) = project.output_size;
+    check_size((w & !1, h & !1)).ok()
 }
 
 /// `Auto` is the built-in encoder, which needs nothing (it makes AAC of a WAV itself); ffmpeg

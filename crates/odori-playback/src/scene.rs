@@ -94,6 +94,8 @@ pub struct Scene {
     light_given: bool,
     shadow_given: bool,
     audio: Option<PathBuf>,
+    /// `None`: MMD's default ([`odori_physics::PhysicsConfig`]).
+    gravity: Option<Vec3>,
 }
 
 impl Scene {
@@ -196,6 +198,17 @@ impl Scene {
         self.audio.as_deref()
     }
 
+    /// Gravity for the scene's physics, MMD units per second² (MMD's panel value × 10 along
+    /// its direction).
+    pub fn set_gravity(&mut self, gravity: Vec3) {
+        self.gravity = Some(gravity);
+    }
+
+    /// The scene's gravity: the one set, else MMD's default (9.8 × 10 down).
+    pub fn gravity(&self) -> Vec3 {
+        (self.gravity).unwrap_or(odori_physics::PhysicsConfig::default().gravity)
+    }
+
     /// Place model `i` at `offset` in the scene.
     pub fn set_placement(&mut self, i: usize, offset: Vec3) {
         self.models[i].placement = offset;
@@ -237,11 +250,14 @@ impl Scene {
         &self.light
     }
 
-    /// The last frame with any key (bones, morphs, camera, light or self-shadow) in any
-    /// motion.
+    /// The last frame with any key (bones, morphs, accessories, camera, light or
+    /// self-shadow) in any motion.
     pub fn end_frame(&self) -> f32 {
         (self.models.iter())
-            .map(|m| m.motion.end_frame())
+            .map(|m| {
+                let keys = m.accessory().map_or(0.0, Accessory::end_frame);
+                m.motion.end_frame().max(keys)
+            })
             .fold(0.0f32, f32::max)
             .max(self.camera.as_ref().map_or(0.0, |c| c.end_frame()))
             .max(self.light.end_frame())

@@ -31,7 +31,7 @@ fn job() -> Option<RenderJob> {
     let motion = odori_testkit::shared("assets/wavefile/wavefile_v2.vmd")?;
     Some(RenderJob {
         models: vec![(ModelInput::Path(model), vec![motion])],
-        size: (160, 120),
+        size: Some((160, 120)),
         range: Some(Range::new(400.0, Some(412.0)).unwrap()),
         backend: BackendChoice::Cpu,
         ..RenderJob::default()

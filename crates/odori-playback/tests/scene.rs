@@ -384,6 +384,7 @@ fn accessory_follows_the_wrist_after_physics() {
                 bone: wrist,
             }),
             transform,
+            keys: Vec::new(),
         },
     );
     let mut player = Player::new(Arc::new(scene), PlayerOptions::default());
@@ -569,6 +570,7 @@ fn golden_gene_on_a_stage_with_a_microphone() {
                 rotation: Vec3::new(0.0, 0.0, 0.5),
                 ..AccessoryTransform::DEFAULT
             },
+            keys: Vec::new(),
         },
     );
     scene.set_camera(&odori_playback::load::camera_file(&camera).unwrap());

@@ -223,7 +223,7 @@ pub fn render<'py>(
         camera,
         audio,
         output: out.clone(),
-        size: size.map(size_arg).transpose()?.unwrap_or(defaults.size),
+        size: size.map(size_arg).transpose()?,
         fps,
         range: range_arg(range)?,
         msaa,
@@ -238,6 +238,7 @@ pub fn render<'py>(
         backend: choice("backend", backend)?,
         verbose,
         names: OptionNames::Keywords,
+        ..defaults
     };
     let mut messages = Vec::new();
     let cancel = AtomicBool::new(false);

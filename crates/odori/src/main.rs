@@ -195,11 +195,14 @@ enum Command {
   odori render model.pmx dance.vmd --stage room.pmx --accessory mic.pmx@0:右手首 -o out.mp4
   odori render model.pmx dance.vmd --range 900 -o frame900.png   one frame
   odori render model.pmx dance.vmd --range 0:299 -o frames/      a folder of PNGs
+  odori render project.pmm --search ~/MikuMikuDance -o project.mp4   an MMD project
 
 Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
     Render {
         /// Each model (PMX or PMD) followed by its VMD motions (merged in order); a file
-        /// ending in .pmx or .pmd starts the next model. None: the embedded demo.
+        /// ending in .pmx or .pmd starts the next model. Or one MikuMikuDance project
+        /// (.pmm), rendered with its own models, keys, camera, accessories, size, range and
+        /// soundtrack. None: the embedded demo.
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Camera motion VMD (default: the motions' own camera keys, else a framing camera).
@@ -207,6 +210,10 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         camera: Option<PathBuf>,
         #[command(flatten)]
         scene: cmd::scene::SceneArgs,
+        /// Another folder to look for a project's models, accessories and soundtrack in
+        /// (repeatable), after the project's own folder and the two above it.
+        #[arg(long, value_name = "DIR")]
+        search: Vec<PathBuf>,
         /// Soundtrack, cut to the rendered range and lined up with the picture: MP3 stored as
         /// is; WAV, OGG, FLAC or AAC encoded to AAC in-process.
         #[arg(long, value_name = "SONG.mp3|SONG.wav")]
@@ -215,10 +222,10 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
         /// (`FOLDER/` with a trailing slash, or an existing folder).
         #[arg(short, long, default_value = "odori.mp4", value_name = "OUT")]
         output: PathBuf,
-        /// Frame size, WIDTHxHEIGHT (even sides for MP4).
-        #[arg(long, default_value = "1280x720", value_name = "WxH",
-              value_parser = cmd::render::parse_size)]
-        size: (u32, u32),
+        /// Frame size, WIDTHxHEIGHT (even sides for MP4). Default: a project's own output
+        /// size, else 1280x720.
+        #[arg(long, value_name = "WxH", value_parser = cmd::render::parse_size)]
+        size: Option<(u32, u32)>,
         /// Output frames per second (MMD's motion runs at 30; 60 interpolates between keys).
         #[arg(long, value_parser = cmd::render::choice::<VideoFps>(), default_value = "30")]
         fps: VideoFps,
@@ -457,6 +464,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             files,
             camera,
             scene,
+            search,
             audio,
             output,
             size,
@@ -478,8 +486,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(n) => cmd::chunks::run(job, n as usize),
                 None => cmd::render::run(job),
             };
+            let (models, project) = match odori_playback::project::single_project(&files) {
+                Some(p) => (Vec::new(), Some(p.to_path_buf())),
+                None => (odori_playback::load::split_files(&files)?, None),
+            };
             return run(RenderJob {
-                models: odori_playback::load::split_files(&files)?,
+                models,
+                project,
+                search,
                 scene: scene.options(),
                 camera,
                 audio,

@@ -10,6 +10,9 @@
 //! points nowhere is a warning in [`Project::warnings`]; the rest plays.
 
 pub mod paths;
+mod scene;
+
+pub use scene::scene;
 
 use odori_format::pmm::{self, Pmm, unpack_opacity_visible};
 use odori_format::{FormatError, Vmd};
@@ -196,6 +199,36 @@ impl Project {
             audio,
             warnings,
         }
+    }
+}
+
+impl Project {
+    /// The project's gravity as odori's physics takes it (MMD units per second², MMD's
+    /// acceleration × 10 along its direction), when the file has one (version 2).
+    pub fn gravity(&self) -> Option<glam::Vec3> {
+        let g = &self.pmm.v2.as_ref()?.gravity.initial_key;
+        let direction = glam::Vec3::from(g.direction).try_normalize()?;
+        g.acceleration
+            .is_finite()
+            .then(|| direction * g.acceleration * 10.0)
+    }
+
+    /// Whether the project plays physics: every mode but 演算しない (off).
+    pub fn physics(&self) -> bool {
+        self.pmm.v2.as_ref().is_none_or(|v2| v2.physics_mode != 0)
+    }
+}
+
+/// The project in a list of files as a user gives them, when the list is one `.pmm` file
+/// (by its extension, any case).
+pub fn single_project(files: &[PathBuf]) -> Option<&Path> {
+    match files {
+        [one] => one
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("pmm"))
+            .then_some(one.as_path()),
+        _ => None,
     }
 }
 

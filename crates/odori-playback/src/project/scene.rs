@@ -1,0 +1,194 @@
+//! A project turned into a [`Scene`]: its models with their keys, its accessories with theirs,
+//! its camera, light and self-shadow keys, its gravity, in MikuMikuDance's drawing order.
+//!
+//! MMD draws the models in the project's drawing order (モデル描画順) and the accessories in
+//! theirs, the first `accessories_before_models` accessories (the display settings' "accessories
+//! after number N are drawn after the models") before every model and the rest after. What the
+//! scene cannot show as MMD would (a missing or unreadable file, outside parents, a camera
+//! following a bone, keyed gravity) is a warning; the rest plays.
+
+use super::{Project, ProjectAccessory, ProjectModel};
+use crate::accessory::{Accessory, AccessoryKeyframe, AccessoryTransform, ParentBone};
+use crate::asset::ModelAsset;
+use crate::scene::Scene;
+use glam::Vec3;
+use odori_pose::motion::Source;
+use std::sync::Arc;
+
+/// The project's scene, and every warning met (the project's own first). A model or
+/// accessory whose file is missing or cannot be read is left out with a warning; so is a key
+/// naming a model that was left out or a bone its model lacks (the accessory then stands at
+/// the origin for that key).
+pub fn scene(project: &Project) -> (Scene, Vec<String>) {
+    let mut warnings = project.warnings.clone();
+    let mut models: Vec<&ProjectModel> = project.models.iter().collect();
+    models.sort_by_key(|m| (m.draw_order, m.slot));
+    let mut accessories: Vec<&ProjectAccessory> = project.accessories.iter().collect();
+    accessories.sort_by_key(|a| a.draw_order);
+    let before = usize::try_from(project.pmm.display.accessories_before_models)
+        .unwrap_or(0)
+        .min(accessories.len());
+
+    let loaded_models: Vec<(&ProjectModel, Arc<ModelAsset>)> = (models.iter())
+        .filter_map(|m| {
+            let asset = load(&m.name, m.file.path()?, &mut warnings)?;
+            Some((*m, Arc::new(asset)))
+        })
+        .collect();
+    let loaded_accessories: Vec<(&ProjectAccessory, Arc<ModelAsset>)> = (accessories.iter())
+        .filter_map(|a| {
+            let asset = load(&a.name, a.file.path()?, &mut warnings)?;
+            // The shadow switch is keyed, a model's casting is not: an accessory that never
+            // casts is compiled without shadows.
+            let asset = match a.keys.iter().any(|k| k.shadow) {
+                true => asset,
+                false => asset.without_shadows(),
+            };
+            Some((*a, Arc::new(asset)))
+        })
+        .collect();
+    let (first, rest) = loaded_accessories.split_at(before.min(loaded_accessories.len()));
+    // Scene index of each project slot that was loaded, for the accessories' holders.
+    let mut scene_index = vec![None; project.models.len()];
+    for (i, (m, _)) in loaded_models.iter().enumerate() {
+        scene_index[m.slot] = Some(first.len() + i);
+    }
+
+    let mut scene = Scene::new();
+    let place = |scene: &mut Scene,
+                 (a, asset): &(&ProjectAccessory, Arc<ModelAsset>),
+                 warnings: &mut Vec<String>| {
+        let keyed = accessory(a, &loaded_models, &scene_index, warnings);
+        scene.add_accessory(asset.clone(), keyed);
+    };
+    for a in first {
+        place(&mut scene, a, &mut warnings);
+    }
+    for (m, asset) in &loaded_models {
+        let i = scene.add_model(asset.clone(), &[Source::Vmd(&m.motion)]);
+        let unbound = scene.models()[i].motion().unbound();
+        warnings.extend(crate::load::unmatched_summary(asset.label(), unbound));
+        if m.edge_width != 1.0 {
+            warnings.push(format!(
+                "model {}: edge width {} is drawn as 1 (per-model edge widths are not drawn yet)",
+                m.name, m.edge_width
+            ));
+        }
+        if m.outside_parents.iter().any(|k| k.parent.is_some()) {
+            warnings.push(format!(
+                "model {}: outside parents (外部親) are not applied yet: its bones follow \
+                 their own parents",
+                m.name
+            ));
+        }
+    }
+    for a in rest {
+        place(&mut scene, a, &mut warnings);
+    }
+    for (a, _) in &loaded_accessories {
+        if a.add_blend {
+            warnings.push(format!(
+                "accessory {}: additive blending (加算合成) is not drawn yet; drawn blended",
+                a.name
+            ));
+        }
+    }
+    scene.set_camera(&project.camera);
+    if project
+        .pmm
+        .camera
+        .keys
+        .iter()
+        .map(|k| &k.key)
+        .chain([&project.pmm.camera.initial_key])
+        .any(|k| k.parent.model >= 0)
+    {
+        warnings.push(
+            "camera: keys that make the camera follow a model's bone are played in world space"
+                .into(),
+        );
+    }
+    if let Some(gravity) = project.gravity() {
+        scene.set_gravity(gravity);
+    }
+    if let Some(v2) = &project.pmm.v2
+        && v2.gravity.keys.iter().any(|k| {
+            let i = &v2.gravity.initial_key;
+            k.key.acceleration != i.acceleration || k.key.direction != i.direction
+        })
+    {
+        warnings.push("gravity: keys after the first are not played; the first holds".into());
+    }
+    if let Some(path) = project.audio.as_ref().and_then(|a| a.path()) {
+        scene.set_audio(path);
+    }
+    (scene, warnings)
+}
+
+/// Read and compile one of the project's files, or say why not.
+fn load(name: &str, path: &std::path::Path, warnings: &mut Vec<String>) -> Option<ModelAsset> {
+    match ModelAsset::load(path) {
+        Ok(asset) => {
+            warnings.extend(asset.warnings().iter().cloned());
+            Some(asset)
+        }
+        Err(e) => {
+            warnings.push(format!("{name}: {e}; left out"));
+            None
+        }
+    }
+}
+
+/// An accessory's keys with their holders found in the scene (`scene_index`: each project
+/// slot's index in the scene, when loaded).
+fn accessory(
+    a: &ProjectAccessory,
+    models: &[(&ProjectModel, Arc<ModelAsset>)],
+    scene_index: &[Option<usize>],
+    warnings: &mut Vec<String>,
+) -> Accessory {
+    let mut unheld = Vec::new();
+    let mut holder = |parent: &Option<(usize, String)>| -> Option<ParentBone> {
+        let (slot, bone) = parent.as_ref()?;
+        let found = scene_index.get(*slot).copied().flatten().and_then(|model| {
+            let (_, asset) = models.iter().find(|(m, _)| m.slot == *slot)?;
+            let bone = asset.pose().find_bone(bone)?;
+            Some(ParentBone { model, bone })
+        });
+        if found.is_none() && !unheld.contains(parent) {
+            unheld.push(parent.clone());
+        }
+        found
+    };
+    let keys = (a.keys.iter())
+        .map(|k| AccessoryKeyframe {
+            frame: k.frame as f32,
+            parent: holder(&k.parent),
+            transform: AccessoryTransform {
+                position: Vec3::from(k.translation),
+                rotation: Vec3::from(k.rotation),
+                scale: k.scale,
+                opacity: k.opacity,
+                visible: k.visible,
+                additive: a.add_blend,
+                shadow: k.shadow,
+            },
+        })
+        .collect();
+    for (slot, bone) in unheld.into_iter().flatten() {
+        let model = (models.iter()).find(|(m, _)| m.slot == slot).map_or_else(
+            || format!("model slot {slot} (not loaded)"),
+            |(m, _)| m.name.clone(),
+        );
+        warnings.push(format!(
+            "accessory {}: held by {model}'s bone {bone}, which is not in the scene: it stands \
+             at the origin there",
+            a.name
+        ));
+    }
+    Accessory {
+        parent: None,
+        transform: AccessoryTransform::DEFAULT,
+        keys,
+    }
+}
