@@ -6,6 +6,7 @@ use crate::audio::alsa::AlsaOutput;
 use crate::audio::{AudioOutput, PlaybackClock, Timeline};
 use crate::messages::Messages;
 use odori_playback::load::{MotionFile, camera_file, is_model_path};
+use odori_playback::project::Project;
 use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,6 +32,11 @@ pub struct Session {
     entries: Vec<Entry>,
     /// The embedded demo, while no model was given.
     demo: bool,
+    /// A MikuMikuDance project opened: its models come first, the files added after it join
+    /// them.
+    project: Option<Arc<Project>>,
+    /// How many of the scene's models are the project's (they come first).
+    project_models: usize,
     camera: Option<PathBuf>,
     audio: Option<PathBuf>,
     pub scene: Arc<Scene>,
@@ -50,6 +56,11 @@ fn audio_device() -> String {
     std::env::var("ODORI_AUDIO_DEVICE").unwrap_or_else(|_| "default".into())
 }
 
+/// Whether `path` names a MikuMikuDance project (`.pmm`, any case).
+fn is_project_path(path: &Path) -> bool {
+    (path.extension().and_then(|e| e.to_str())).is_some_and(|e| e.eq_ignore_ascii_case("pmm"))
+}
+
 impl Session {
     /// A session with `files` (each model followed by its motions; none: the demo), a camera
     /// motion and a song. Any file that does not load is an error naming it.
@@ -63,6 +74,8 @@ impl Session {
         let mut s = Session {
             entries: Vec::new(),
             demo: files.is_empty(),
+            project: None,
+            project_models: 0,
             camera: None,
             audio: None,
             scene: Arc::new(Scene::demo()),
@@ -73,7 +86,10 @@ impl Session {
             side_by_side: false,
             messages: Messages::default(),
         };
-        if let Some(first) = files.first().filter(|f| !is_model_path(f)) {
+        if let Some(first) = files
+            .first()
+            .filter(|f| !is_model_path(f) && !is_project_path(f))
+        {
             return Err(format!(
                 "{}: a motion needs a model before it (give the PMX or PMD first)",
                 first.display()
@@ -114,6 +130,20 @@ impl Session {
             .unwrap_or("")
             .to_ascii_lowercase();
         match ext.as_str() {
+            "pmm" => {
+                let project = Project::load(path, &[]).map_err(|e| e.to_string())?;
+                self.demo = false;
+                self.entries.clear();
+                let audio = project.audio.as_ref().and_then(|a| a.path());
+                if let (Some(song), None) = (audio, &self.audio) {
+                    let song = song.to_path_buf();
+                    if let Err(e) = self.set_audio(&song) {
+                        self.messages.warn(e);
+                    }
+                }
+                self.project = Some(Arc::new(project));
+                Ok(Added::Model)
+            }
             "pmx" | "pmd" => {
                 let asset = ModelAsset::load(path).map_err(|e| e.to_string())?;
                 self.messages.warn_all(asset.warnings().iter().cloned());
@@ -132,6 +162,8 @@ impl Session {
                 if motion.is_camera_only() {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
+                // `to` counts the scene's models, the project's first; theirs take no drops.
+                let to = to.and_then(|i| i.checked_sub(self.project_models));
                 let last = self.entries.len().checked_sub(1);
                 let Some(entry) = (to.filter(|&i| i < self.entries.len()).or(last))
                     .and_then(|i| self.entries.get_mut(i))
@@ -149,8 +181,8 @@ impl Session {
                 Ok(Added::Audio)
             }
             _ => Err(format!(
-                "{}: not a file odori plays (models: PMX, PMD; motions: VMD, VPD; songs: MP3, \
-                 WAV, OGG, FLAC, M4A)",
+                "{}: not a file odori plays (models: PMX, PMD; motions: VMD, VPD; projects: \
+                 PMM; songs: MP3, WAV, OGG, FLAC, M4A)",
                 path.display()
             )),
         }
@@ -194,7 +226,17 @@ impl Session {
         let mut scene = if self.demo {
             Scene::demo()
         } else {
-            let mut scene = Scene::new();
+            // A project's scene is built anew from its files on every rebuild (a drop, the
+            // side-by-side switch): a few seconds for a large project, as rare as those are.
+            let mut scene = match &self.project {
+                Some(p) => {
+                    let (scene, warnings) = odori_playback::project::scene(p);
+                    self.messages.warn_all(warnings);
+                    scene
+                }
+                None => Scene::new(),
+            };
+            self.project_models = scene.models().len();
             for e in &self.entries {
                 let i = scene.add_model_files(e.asset.clone(), &e.motions);
                 let unbound = scene.models()[i].motion().unbound();
@@ -261,7 +303,10 @@ impl Session {
         if self.demo {
             return "odori — the embedded demo".into();
         }
-        let names: Vec<&str> = self.entries.iter().map(|e| e.asset.label()).collect();
+        let project = (self.project.iter()).map(|p| p.file.to_str().unwrap_or("project"));
+        let names: Vec<&str> = project
+            .chain(self.entries.iter().map(|e| e.asset.label()))
+            .collect();
         format!("odori — {}", names.join(", "))
     }
 

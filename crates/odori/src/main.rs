@@ -285,7 +285,7 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
   odori play                                        the embedded demo
   odori play model.pmx dance.vmd --camera camera.vmd --audio song.mp3
   odori play a.pmx dance.vmd b.pmd dance.vmd --side-by-side   two dancers stood apart
-  odori play model.pmx dance.vmd --stage room.pmx --accessory mic.pmx@0:右手首
+  odori play project.pmm                            an MMD project, as saved
 
 Keys: Space play/pause, ← → frame step (Shift: 10), Home/End, L loop, C motion/orbit
 camera, F fullscreen, S screenshot, P physics, R reset physics, Tab panels, Esc quit.
@@ -294,7 +294,8 @@ Sound goes to ALSA's default device (ODORI_AUDIO_DEVICE picks another); without 
 dance plays silent on the system clock.")]
     Play {
         /// Each model (PMX or PMD) followed by its VMD motions or VPD poses; a file ending in
-        /// .pmx or .pmd starts the next model. None: the embedded demo.
+        /// .pmx or .pmd starts the next model. Or a MikuMikuDance project (.pmm) first, with
+        /// its models, keys, accessories, camera and soundtrack. None: the embedded demo.
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Camera motion VMD (default: the motions' own camera keys, else an orbit camera).

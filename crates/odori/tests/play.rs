@@ -22,6 +22,9 @@
 //!   pixel is computed here from the framing camera's own matrices); dropped where no model
 //!   is, to the last one; a double-click on a model refocuses the orbit camera on its skin.
 //!
+//! - MikuMikuDance's sample project opened with `odori play PROJECT.pmm` draws what the offline
+//!   renderer draws of the same project scene.
+//!
 //! Without Xvfb these print SKIPPED; `ODORI_REQUIRE_DISPLAY=1` (CI) makes that a failure.
 
 use odori_playback::offline::renderer_for;
@@ -515,6 +518,47 @@ fn drops_go_to_the_model_under_the_cursor_and_double_click_refocuses() {
         assert!(
             t[2] < head.z,
             "the ray met the back of the head, not the face: {t:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// MikuMikuDance's sample project opened in the window (`odori play PROJECT.pmm`): its eleven
+/// models load, its missing accessories are warned about, and frame 450 through the project's
+/// camera is the offline renderer's frame of the same project scene (the playback library's
+/// `project::scene`, as `odori render PROJECT.pmm` draws it).
+#[test]
+fn a_project_plays_in_the_window_as_the_offline_renderer_draws_it() {
+    let Some(project_file) =
+        odori_testkit::shared("assets/mmd-sample/UserFile/サンプル（きしめんAllStar).pmm")
+    else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    for way in ways() {
+        let dir = temp_dir(way, "project");
+        let script = "pause\nseek 450\nwait 3\nscreenshot shot450.png\nstatus\nquit\n";
+        let (stdout, stderr) = play(way, &x, &dir, script, &[&project_file]);
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 1, "{stdout}\n{stderr}");
+        assert_eq!(frame_of(&s[0]), 450.0);
+        assert!(s[0]["models"].contains("ダミーボーン"), "{stdout}");
+        assert_eq!(s[0]["camera"], "motion", "the project's camera: {stdout}");
+        assert_eq!(
+            stderr.matches("stage01.x not found").count(),
+            1,
+            "the missing stage is said once: {stderr}"
+        );
+        let project = odori_playback::project::Project::load(&project_file, &[]).unwrap();
+        let (scene, _) = odori_playback::project::scene(&project);
+        let Some(reference) = offline_frame(way, scene, 450.0) else {
+            continue;
+        };
+        assert_same(
+            &format!("project-450-{}", way.name()),
+            &dir.join("shot450.png"),
+            &reference,
+            &dir,
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

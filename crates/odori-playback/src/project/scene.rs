@@ -15,6 +15,9 @@ use glam::Vec3;
 use odori_pose::motion::Source;
 use std::sync::Arc;
 
+/// The name of a PMD's base morph.
+const PMD_BASE_MORPH: &str = "base";
+
 /// The project's scene, and every warning met (the project's own first). A model or
 /// accessory whose file is missing or cannot be read is left out with a warning; so is a key
 /// naming a model that was left out or a bone its model lacks (the accessory then stands at
@@ -66,8 +69,13 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
     }
     for (m, asset) in &loaded_models {
         let i = scene.add_model(asset.clone(), &[Source::Vmd(&m.motion)]);
-        let unbound = scene.models()[i].motion().unbound();
-        warnings.extend(crate::load::unmatched_summary(asset.label(), unbound));
+        // A PMD's `base` morph (the vertex list its other morphs move) has a track in MMD's
+        // project but is no morph odori's model lists: not a track that matches nothing.
+        let unbound: Vec<String> = (scene.models()[i].motion().unbound().iter())
+            .filter(|n| *n != PMD_BASE_MORPH)
+            .cloned()
+            .collect();
+        warnings.extend(crate::load::unmatched_summary(asset.label(), &unbound));
         if m.edge_width != 1.0 {
             warnings.push(format!(
                 "model {}: edge width {} is drawn as 1 (per-model edge widths are not drawn yet)",
