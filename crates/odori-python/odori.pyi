@@ -7,6 +7,7 @@ arrays, bit for bit the command line's values.
 """
 
 import os
+from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -63,6 +64,37 @@ class Motion:
         """Motion tracks that match no bone or morph of the model."""
     @property
     def warnings(self) -> list[str]: ...
+
+class Project:
+    """A MikuMikuDance project (PMM version 2), read with its files' paths resolved."""
+
+    @staticmethod
+    def load(path: _Path, search: Union[_Path, Sequence[_Path], None] = None) -> "Project":
+        """Read a project and find its files: as stored, then by their tails under the
+        project's folder and two above it, then under ``search``. Raises ``OdoriError``
+        naming the file, section and byte offset; a missing file is a line of ``warnings``."""
+    @property
+    def path(self) -> Path: ...
+    @property
+    def models(self) -> list[dict[str, Any]]:
+        """``name``, ``path`` (found, or None), ``stored``, ``draw_order``, ``bone_keys``,
+        ``morph_keys``, ``edge_width`` per model slot."""
+    @property
+    def accessories(self) -> list[dict[str, Any]]:
+        """``name``, ``path`` (found, or None), ``stored``, ``draw_order``, ``keys``."""
+    @property
+    def camera(self) -> dict[str, int]:
+        """``camera_keys``, ``light_keys``, ``self_shadow_keys``."""
+    @property
+    def range(self) -> Tuple[Optional[int], Optional[int]]: ...
+    @property
+    def size(self) -> Tuple[int, int]: ...
+    @property
+    def audio(self) -> Optional[Path]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    def render(self, **options: Any) -> dict[str, Any]:
+        """``render(project=self.path, search=…, **options)``."""
 
 class Instance:
     """One model dancing one motion.
@@ -130,6 +162,8 @@ def render(
     backend: Literal["auto", "gpu", "cpu"] = "auto",
     verbose: bool = False,
     progress: Optional[Callable[[int, int], Any]] = None,
+    project: Optional[_Path] = None,
+    search: Union[_Path, Sequence[_Path], None] = None,
 ) -> dict[str, Any]:
     """Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs: ``odori
     render`` with the same options and defaults, the same frames.
@@ -146,7 +180,9 @@ def render(
     included; either side may be None/empty), or one frame; default the whole motion.
     ``msaa``: default 4 (1 with ``fast``). ``settle``: seconds physics settles before frame 0
     (default 3; 0: none). ``progress(done, total)`` is called after each frame; an exception
-    it raises stops the render (frames done so far kept) and is raised again.
+    it raises stops the render (frames done so far kept) and is raised again. ``project``: a
+    MikuMikuDance project (``.pmm``) rendered instead of ``model`` with its own size, range,
+    camera and soundtrack unless given; its files are also looked for under ``search``.
 
     Runs with the GIL released. Returns ``frames``, ``requested``, ``seconds``, per-frame
     stage milliseconds, ``output`` and ``messages`` (the warnings ``odori render`` prints).

@@ -11,6 +11,8 @@ pub mod error;
 #[cfg(feature = "python")]
 mod offline;
 #[cfg(feature = "python")]
+mod project;
+#[cfg(feature = "python")]
 mod python;
 
 pub use batch::{Options, Product, check_pair, fill, physics_player};

@@ -146,6 +146,17 @@ fn size_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u32, u32)> {
     obj.extract::<(u32, u32)>()
 }
 
+/// `search`: `None`, a folder, or a list of folders.
+pub(crate) fn search_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PathBuf>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    match obj.extract::<PathBuf>() {
+        Ok(one) => Ok(vec![one]),
+        Err(_) => obj.extract(),
+    }
+}
+
 /// `range`: `None`, a frame (one frame), `(a, b)` (b included; either may be None) or
 /// `"a:b"` as on the command line.
 fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
@@ -181,13 +192,17 @@ fn note_line(note: Note) -> String {
 /// ``requested``, ``seconds``, per-frame stage milliseconds, ``output`` and ``messages`` (the
 /// warnings and notes ``odori render`` prints). ``progress(done, total)``, when given, is
 /// called after each frame; an exception it raises stops the render (the frames done so far
-/// are kept) and is raised again. Raises ``OdoriError`` with the located message.
+/// are kept) and is raised again. ``project``: a MikuMikuDance project (``.pmm``) rendered
+/// instead of ``model`` (its own size, range, camera and soundtrack unless given), its files
+/// looked for in ``search`` (a folder or a list) too. Raises ``OdoriError`` with the located
+/// message.
 #[pyfunction]
 #[pyo3(signature = (
     model = None, motion = None, *, out = PathBuf::from("odori.mp4"), camera = None,
     stage = None, accessories = None, side_by_side = false, audio = None, size = None, fps = 30, range = None, msaa = None, fast = false,
     physics = true, settle = None, self_shadow = true, ground_shadow = true, edges = true,
-    encoder = "auto", skinning = "auto", backend = "auto", verbose = false, progress = None
+    encoder = "auto", skinning = "auto", backend = "auto", verbose = false, progress = None,
+    project = None, search = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn render<'py>(
@@ -215,10 +230,13 @@ pub fn render<'py>(
     backend: &str,
     verbose: bool,
     progress: Option<Py<PyAny>>,
+    project: Option<PathBuf>,
+    search: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let defaults = RenderJob::default();
     let job = RenderJob {
         models: scene_models(model, motion)?,
+        project,
+        search: search_arg(search)?,
         scene: scene_options(stage, accessories, side_by_side)?,
         camera,
         audio,
@@ -238,7 +256,6 @@ pub fn render<'py>(
         backend: choice("backend", backend)?,
         verbose,
         names: OptionNames::Keywords,
-        ..defaults
     };
     let mut messages = Vec::new();
     let cancel = AtomicBool::new(false);

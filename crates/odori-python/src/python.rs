@@ -1,5 +1,6 @@
 //! The PyO3 bindings: `odori.Model`, `odori.Motion`, `odori.Instance`, `odori.OdoriError`
-//! (`odori.render` and `odori.bake` are in [`crate::offline`]).
+//! (`odori.render` and `odori.bake` are in [`crate::offline`], `odori.Project` in
+//! [`crate::project`]).
 //! Every batch call allocates (or takes) one C-contiguous float32 array and fills it in place
 //! from Rust with the GIL released ([`crate::batch::fill`]).
 
@@ -379,6 +380,7 @@ fn odori_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Model>()?;
     m.add_class::<Motion>()?;
     m.add_class::<Instance>()?;
+    m.add_class::<crate::project::Project>()?;
     m.add_function(wrap_pyfunction!(evaluations_in_flight, m)?)?;
     m.add_function(wrap_pyfunction!(crate::offline::render, m)?)?;
     m.add_function(wrap_pyfunction!(crate::offline::bake, m)?)?;
