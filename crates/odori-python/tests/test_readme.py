@@ -20,10 +20,12 @@ FILES = {
     "miku_v2.pmd": "miku_v2/miku_v2.pmd",
     "wavefile_v2.vmd": "wavefile/wavefile_v2.vmd",
     "wavefile_camera.vmd": "wavefile/wavefile_camera.vmd",
+    "サンプル（きしめんAllStar).pmm": "mmd-sample/UserFile/サンプル（きしめんAllStar).pmm",
 }
 # Whole-dance renders are cut to a few frames (the options are what is checked, not the
 # length). Outputs the examples write (in the temporary folder) and inputs this test writes there.
-MADE_HERE = {"dance.mp4", "frame900.png", "duo.mp4", "wavefile_baked.vmd", "song.wav"}
+MADE_HERE = {"dance.mp4", "frame900.png", "duo.mp4", "wavefile_baked.vmd", "song.wav",
+             "sample.mp4"}
 
 
 def blocks(page: Path) -> list[str]:
@@ -55,8 +57,9 @@ def test_every_python_example_on_the_pages_runs(tmp_path, monkeypatch):
                     assert name in MADE_HERE, f"{page.name} block {i}: the test cannot provide {name}"
             # The examples render whole dances; a test renders a few frames of them.
             code = code.replace('out="dance.mp4"', 'out="dance.mp4", range=(0, 2)')
+            code = code.replace('out="sample.mp4"', 'out="sample.mp4", range=(0, 2)')
             code = code.replace("range=(0, 299)", "range=(0, 2)")
             exec(compile(code, f"{page.name}:python block {i}", "exec"), namespace)
             ran += 1
-    # The README's example and docs/python.md's two.
-    assert ran >= 3, f"only {ran} python blocks found"
+    # The README's example and docs/python.md's three.
+    assert ran >= 4, f"only {ran} python blocks found"
