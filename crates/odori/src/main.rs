@@ -53,6 +53,9 @@ enum Command {
         /// List every name (bones, morphs, materials, tracks), not just counts.
         #[arg(long)]
         names: bool,
+        /// Another folder to look for a project's files in (repeatable).
+        #[arg(long, value_name = "DIR")]
+        search: Vec<PathBuf>,
     },
     /// Write a MikuMikuDance project's (.pmm) dances as VMD files, one per model, and its
     /// camera, light and self-shadow keys as camera.vmd.
@@ -398,7 +401,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     let verbose = cli.verbose;
     match cli.command {
-        Command::Info { file, json, names } => cmd::info::run(&file, json, names)?,
+        Command::Info {
+            file,
+            json,
+            names,
+            search,
+        } => cmd::info::run(&file, json, names, &search)?,
         Command::Extract {
             project,
             output,

@@ -8,7 +8,7 @@ use odori_format::x::XFile;
 use odori_format::{Document, Pmd, Pmx, Vac, Vmd, Vpd};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A value in the summary. Maps keep the order they are built in.
 enum Node {
@@ -55,9 +55,9 @@ impl Serialize for Node {
     }
 }
 
-pub fn run(path: &Path, as_json: bool, names: bool) -> Result<()> {
+pub fn run(path: &Path, as_json: bool, names: bool, search: &[PathBuf]) -> Result<()> {
     if is_project(path) {
-        return print(&Map(project(path)?), as_json);
+        return print(&Map(project(path, search)?), as_json);
     }
     let (doc, diagnostics) = odori_format::read_path(path)?;
     let (format, mut entries) = match &doc {
@@ -108,9 +108,9 @@ fn is_project(path: &Path) -> bool {
 
 /// A project: its models and accessories with each file found or missing (the lists are
 /// always shown: they are the point of asking), key counts, range, output size, audio.
-fn project(path: &Path) -> Result<Vec<(&'static str, Node)>> {
+fn project(path: &Path, search: &[PathBuf]) -> Result<Vec<(&'static str, Node)>> {
     use odori_playback::project::Project;
-    let p = Project::load(path, &[])?;
+    let p = Project::load(path, search)?;
     let found = |r: &odori_playback::project::paths::Resolved| match r.path() {
         Some(f) => format!("found {}", f.display()),
         None => "MISSING".to_string(),
