@@ -10,6 +10,8 @@ Each ``.npz`` holds ``positions`` (F, B, 3), ``morph_weights`` (F, M), ``frames`
 all float32, for every frame of the dance (``range(motion.frame_count)``). With
 ``--render`` each pair is rendered to ``MODEL__MOTION.mp4`` instead (``odori.render``: the
 options of ``odori render``, ``--size``, ``--range``, ``--fps``, ``--backend``, ``--fast``).
+A camera motion (a VMD with only camera keys) among the motions is no dance: it films every
+video when it is the only one and ``--render`` is given, and is skipped otherwise.
 A summary table (one line per pair) and the throughput are printed at the end.
 
 On a multi-node cluster (``--address auto``) only the paths travel to the workers: every
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import struct
 import sys
 import time
 from pathlib import Path
@@ -104,11 +107,39 @@ class Loader:
         }
 
 
+def is_camera_vmd(path: Path) -> bool:
+    """A VMD with camera keys and no bone or morph keys: a camera motion, not a dance (a model
+    given it would stand still in its rest pose). Read from the section counts: a 30-byte
+    magic and 20-byte name, then bone keys of 111 bytes, morph keys of 23, camera keys."""
+    if path.suffix.lower() != ".vmd":
+        return False
+    with open(path, "rb") as f:
+        head = f.read(54)
+        if len(head) < 54:
+            return False
+        (bones,) = struct.unpack_from("<I", head, 50)
+        if bones:
+            return False
+        counts = f.read(4)
+        if len(counts) < 4 or struct.unpack("<I", counts)[0]:
+            return False
+        cameras = f.read(4)
+        return len(cameras) == 4 and struct.unpack("<I", cameras)[0] > 0
+
+
+def motion_files(motions_dir: Path) -> tuple[list[Path], list[Path]]:
+    """The dances (VMD with bone or morph keys, VPD poses) and the camera VMDs under
+    ``motions_dir``."""
+    found = sorted(p for p in motions_dir.rglob("*") if p.suffix.lower() in MOTION_EXTS)
+    cameras = [p for p in found if is_camera_vmd(p)]
+    return [p for p in found if p not in cameras], cameras
+
+
 def pairs(
     models_dir: Path, motions_dir: Path, out_dir: Path, ext: str = "npz"
 ) -> list[tuple[str, str, str]]:
     models = sorted(p for p in models_dir.rglob("*") if p.suffix.lower() in MODEL_EXTS)
-    motions = sorted(p for p in motions_dir.rglob("*") if p.suffix.lower() in MOTION_EXTS)
+    motions, _ = motion_files(motions_dir)
     if not models:
         raise SystemExit(f"error: no PMX or PMD model under {models_dir}")
     if not motions:
@@ -175,12 +206,28 @@ def main(argv=None) -> int:
     r.add_argument("--fast", action="store_true", help="MSAA 1 and a small shadow map")
     r.add_argument("--no-physics", action="store_true")
     a = ap.parse_args(argv)
+    # Everything the run needs is checked before Ray starts (which takes seconds).
+    if not a.no_progress:
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            raise SystemExit("error: the progress bar needs tqdm (pip install tqdm); "
+                             "or pass --no-progress")
     import ray
 
+    _, cameras = motion_files(a.motions)
     render = None
     if a.render:
         render = {"size": a.size, "range": a.range, "fps": a.fps, "backend": a.backend,
                   "fast": a.fast, "physics": not a.no_physics}
+        # One camera motion beside the dances films every video; with several, none is chosen.
+        if len(cameras) == 1:
+            render["camera"] = str(cameras[0])
+            print(f"note: {cameras[0].name} is a camera motion: every video uses it",
+                  file=sys.stderr)
+    if cameras and "camera" not in (render or {}):
+        names = ", ".join(c.name for c in cameras)
+        print(f"note: camera motion(s) skipped, not danced: {names}", file=sys.stderr)
     jobs = pairs(a.models, a.motions, a.out, "mp4" if a.render else "npz")
     a.out.mkdir(parents=True, exist_ok=True)
     if a.address:

@@ -33,8 +33,10 @@ def test_ray_example_matches_single_process(tmp_path):
     ray = pytest.importorskip("ray")
     import ray_poses
 
+    # The camera motion beside the dances is no dance: still six pairs, and it is said.
     models, motions = linked_folders(
-        tmp_path, ["wavefile/wavefile_v2.vmd", "gene/motion/stand.vmd", "gene/motion/01_happy.vmd"])
+        tmp_path, ["wavefile/wavefile_v2.vmd", "gene/motion/stand.vmd", "gene/motion/01_happy.vmd",
+                   "wavefile/wavefile_camera.vmd"])
     out = tmp_path / "out"
     run = subprocess.run(
         [sys.executable, str(EXAMPLE), str(models), str(motions), str(out), "--workers", "2", "--no-progress"],
@@ -45,6 +47,7 @@ def test_ray_example_matches_single_process(tmp_path):
     jobs = ray_poses.pairs(models, motions, tmp_path / "single")
     assert len(jobs) == 6
     assert f"6 pairs" in run.stdout
+    assert "camera motion(s) skipped, not danced: wavefile_camera.vmd" in run.stderr
     local = ray_poses.Loader()
     (tmp_path / "single").mkdir()
     for model, motion, single in jobs:
@@ -69,8 +72,10 @@ def test_ray_example_renders_one_mp4_per_pair(tmp_path):
     pytest.importorskip("ray")
     from conftest import mp4_video_track
 
+    # The one camera motion beside the dances films every video.
     models, motions = linked_folders(
-        tmp_path, ["wavefile/wavefile_v2.vmd", "gene/motion/01_happy.vmd"])
+        tmp_path, ["wavefile/wavefile_v2.vmd", "gene/motion/01_happy.vmd",
+                   "wavefile/wavefile_camera.vmd"])
     out = tmp_path / "out"
     run = subprocess.run(
         [sys.executable, str(EXAMPLE), str(models), str(motions), str(out), "--workers", "2",
@@ -81,9 +86,25 @@ def test_ray_example_renders_one_mp4_per_pair(tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     print(run.stdout)
     assert "4 pairs" in run.stdout
+    assert "wavefile_camera.vmd is a camera motion: every video uses it" in run.stderr
     made = sorted(p.name for p in out.iterdir())
     assert made == sorted(
         f"{m}__{d}.mp4" for m in ["Gene_light", "miku_v2"] for d in ["wavefile_v2", "01_happy"]
     ), made
     for mp4 in out.iterdir():
         assert mp4_video_track(mp4) == {"width": 64, "height": 48, "frames": 5}, mp4
+
+
+def test_ray_example_says_tqdm_is_missing_before_ray_starts(tmp_path):
+    """Without tqdm (hidden from the import system here) the example stops at once with the
+    one command that fixes it, before Ray starts: no Ray start-up line in its output."""
+    models, motions = linked_folders(tmp_path, ["wavefile/wavefile_v2.vmd"])
+    code = (
+        "import runpy, sys; sys.modules['tqdm'] = None; "
+        f"sys.argv = ['ray_poses.py', {str(models)!r}, {str(motions)!r}, {str(tmp_path / 'o')!r}]; "
+        f"runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "pip install tqdm" in run.stderr, run.stderr[-2000:]
+    assert "Started a local Ray instance" not in run.stderr + run.stdout
