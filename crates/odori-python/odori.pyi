@@ -96,6 +96,25 @@ class Project:
     def render(self, **options: Any) -> dict[str, Any]:
         """``render(project=self.path, search=…, **options)``."""
 
+class RenderJob:
+    """One render taken apart for a cluster: its poses baked once, drawn in chunks,
+    joined. Made from ``render``'s keyword arguments (all but ``progress``); pickles as
+    them, so give paths rather than ``Model`` objects when it travels."""
+
+    def __init__(self, **options: Any) -> None: ...
+    def bake(self) -> dict[str, Any]:
+        """``{"poses": bytes, "frames": int, "messages": list[str]}``: the pose and physics
+        of every frame of the range, computed once."""
+    @staticmethod
+    def split(frames: int, chunks: int) -> list[Tuple[int, int]]:
+        """``(first, count)`` runs, as even as can be."""
+    def render_chunk(self, poses: bytes, first: int, count: int, segment: _Path) -> dict[str, Any]:
+        """Frames ``first..first+count`` from ``poses`` into an MP4 segment (or a folder
+        ``"dir/"`` of PNGs): ``frames``, ``seconds``."""
+    def join(self, segments: Sequence[_Path], poses: bytes) -> dict[str, Any]:
+        """The segments, in order, joined into the job's ``out`` MP4 with its soundtrack:
+        ``output``, ``frames``."""
+
 class Instance:
     """One model dancing one motion.
 

@@ -9,6 +9,8 @@
 pub mod batch;
 pub mod error;
 #[cfg(feature = "python")]
+mod job;
+#[cfg(feature = "python")]
 mod offline;
 #[cfg(feature = "python")]
 mod project;

@@ -56,7 +56,7 @@ fn motion_paths(obj: Option<&Bound<'_, PyAny>>, model: &ModelInput) -> PyResult<
 /// `stage=`, `accessories=` and `side_by_side=` as the playback library takes them: a stage
 /// is a path or Model, or a list of them; an accessory is ``"FILE[@MODEL:BONE]"``, as
 /// ``odori render --accessory`` spells it, or a list of them.
-fn scene_options(
+pub(crate) fn scene_options(
     stage: Option<&Bound<'_, PyAny>>,
     accessories: Option<&Bound<'_, PyAny>>,
     side_by_side: bool,
@@ -90,7 +90,7 @@ fn scene_options(
 /// The scene's models: one model (a path or Model) with its motion, or lists of each of the
 /// same length (several dancers; at the origin unless `side_by_side`). A Motion alone brings
 /// its model.
-fn scene_models(
+pub(crate) fn scene_models(
     model: Option<&Bound<'_, PyAny>>,
     motion: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(ModelInput, Vec<PathBuf>)>> {
@@ -139,7 +139,7 @@ fn scene_models(
 }
 
 /// `size`: `(width, height)` or `"WIDTHxHEIGHT"`.
-fn size_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u32, u32)> {
+pub(crate) fn size_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u32, u32)> {
     if let Ok(s) = obj.extract::<String>() {
         return parse_size(&s).map_err(|e| err(format!("size={s:?}: {e}")));
     }
@@ -159,7 +159,7 @@ pub(crate) fn search_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PathBuf
 
 /// `range`: `None`, a frame (one frame), `(a, b)` (b included; either may be None) or
 /// `"a:b"` as on the command line.
-fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
+pub(crate) fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
@@ -175,11 +175,11 @@ fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
 }
 
 /// Keyword `name`'s value by the playback library's names (the command line's too).
-fn choice<T: Choice>(name: &str, value: &str) -> PyResult<T> {
+pub(crate) fn choice<T: Choice>(name: &str, value: &str) -> PyResult<T> {
     T::parse(value).map_err(|why| err(format!("{name} {why}")))
 }
 
-fn note_line(note: Note) -> String {
+pub(crate) fn note_line(note: Note) -> String {
     match note {
         Note::Warning(w) => format!("warning: {w}"),
         Note::Note(n) => format!("note: {n}"),

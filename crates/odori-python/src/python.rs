@@ -1,6 +1,6 @@
 //! The PyO3 bindings: `odori.Model`, `odori.Motion`, `odori.Instance`, `odori.OdoriError`
 //! (`odori.render` and `odori.bake` are in [`crate::offline`], `odori.Project` in
-//! [`crate::project`]).
+//! [`crate::project`], `odori.RenderJob` in [`crate::job`]).
 //! Every batch call allocates (or takes) one C-contiguous float32 array and fills it in place
 //! from Rust with the GIL released ([`crate::batch::fill`]).
 
@@ -381,6 +381,7 @@ fn odori_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Motion>()?;
     m.add_class::<Instance>()?;
     m.add_class::<crate::project::Project>()?;
+    m.add_class::<crate::job::RenderJob>()?;
     m.add_function(wrap_pyfunction!(evaluations_in_flight, m)?)?;
     m.add_function(wrap_pyfunction!(crate::offline::render, m)?)?;
     m.add_function(wrap_pyfunction!(crate::offline::bake, m)?)?;

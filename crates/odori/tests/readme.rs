@@ -64,6 +64,10 @@ const ELSEWHERE: &[(&str, &str)] = &[
         "python crates/odori-python/examples/ray_poses.py",
         "crates/odori-python/ci.sh runs the Ray example",
     ),
+    (
+        "python crates/odori-python/examples/ray_render.py",
+        "crates/odori-python/ci.sh runs the chunked Ray example (tests/test_ray_render.py)",
+    ),
     ("apt-get install", ".ci/run installs the system packages"),
 ];
 
