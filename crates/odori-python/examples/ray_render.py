@@ -38,10 +38,13 @@ def draw(options: dict, poses: bytes, first: int, count: int) -> bytes:
         return segment.read_bytes()
 
 
-def render_on_ray(options: dict, chunks: int, retries: int = 2) -> dict:
-    """Render ``odori.render(**options)`` in ``chunks`` Ray tasks (Ray must be initialised).
-    Returns the seconds of each phase (``bake_s``, ``draw_s``, ``join_s``), ``frames``,
-    ``chunks`` and the bake's ``messages``."""
+def render_on_ray(options: dict, chunks: int, retries: int = 2, progress: bool = False,
+                  draw_chunk=draw) -> dict:
+    """Render ``odori.render(**options)`` in ``chunks`` Ray tasks (Ray must be initialised),
+    each retried up to ``retries`` times when its worker dies; ``progress``: a bar of the
+    chunks done across the cluster (tqdm). ``draw_chunk`` draws one run (``draw``'s
+    arguments). Returns the seconds of each phase (``bake_s``, ``draw_s``, ``join_s``),
+    ``frames``, ``chunks`` and the bake's ``messages``."""
     import ray
 
     job = odori.RenderJob(**options)
@@ -50,9 +53,22 @@ def render_on_ray(options: dict, chunks: int, retries: int = 2) -> dict:
     bake_s = time.perf_counter() - t
     poses = ray.put(baked["poses"])
     runs = odori.RenderJob.split(baked["frames"], chunks)
-    task = ray.remote(num_cpus=1, max_retries=retries)(draw)
+    task = ray.remote(num_cpus=1, max_retries=retries)(draw_chunk)
     t = time.perf_counter()
-    segments = ray.get([task.remote(options, poses, first, count) for first, count in runs])
+    refs = [task.remote(options, poses, first, count) for first, count in runs]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(c for _, c in runs), unit="frame", file=sys.stderr)
+    pending, frames_of = list(refs), {ref: count for ref, (_, count) in zip(refs, runs)}
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        if bar is not None:
+            bar.update(sum(frames_of[r] for r in ready))
+    if bar is not None:
+        bar.close()
+    segments = ray.get(refs)
     draw_s = time.perf_counter() - t
     t = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="odori-segments-") as d:
@@ -82,7 +98,14 @@ def main(argv=None) -> int:
     ap.add_argument("--range", default=None, help="MMD frames a:b (b included); default: all")
     ap.add_argument("--backend", default="auto", choices=["auto", "gpu", "cpu"])
     ap.add_argument("--fast", action="store_true", help="MSAA 1 and a small shadow map")
+    ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
+    if not a.no_progress:
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            raise SystemExit("error: the progress bar needs tqdm (pip install tqdm); "
+                             "or pass --no-progress")
     if a.out.suffix.lower() != ".mp4":
         raise SystemExit(f"error: {a.out}: the chunks are joined into an MP4 (give NAME.mp4)")
     options = {"out": str(a.out.resolve()), "size": a.size, "range": a.range,
@@ -104,7 +127,7 @@ def main(argv=None) -> int:
     else:
         ray.init(num_cpus=a.workers, include_dashboard=False)
     t = time.perf_counter()
-    r = render_on_ray(options, a.chunks or a.workers)
+    r = render_on_ray(options, a.chunks or a.workers, progress=not a.no_progress)
     for m in r["messages"]:
         print(m, file=sys.stderr)
     print(f"wrote {a.out}: {r['frames']} frames in {r['chunks']} chunks, "

@@ -50,10 +50,51 @@ def test_ray_example_joins_one_video_from_chunks(tmp_path):
     out = tmp_path / "long.mp4"
     run = subprocess.run(
         [sys.executable, str(EXAMPLE), str(model), str(motion), "-o", str(out), "--chunks", "3",
-         "--workers", "2", "--range", "0:29", "--size", "64x48", "--backend", "cpu", "--fast"],
+         "--workers", "2", "--range", "0:29", "--size", "64x48", "--backend", "cpu", "--fast",
+         "--no-progress"],
         capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     print(run.stdout)
     assert "30 frames in 3 chunks" in run.stdout
     assert mp4_video_track(out) == {"width": 64, "height": 48, "frames": 30}
+
+
+def test_a_chunk_whose_worker_is_killed_is_drawn_again(tmp_path):
+    """The first try of the second chunk kills its own worker process (SIGKILL from a timer,
+    while the chunk draws): Ray retries the task on a fresh worker, and the joined video is
+    whole, every frame of the range in it (read from its boxes)."""
+    ray = pytest.importorskip("ray")
+    sys.path.insert(0, str(EXAMPLE.parent))
+    import ray_render
+
+    model, motion = shared(GENE), shared(WAVEFILE)
+    marker = tmp_path / "killed-once"
+
+    def draw_or_die(options, poses, first, count):
+        import os
+        import signal
+        import threading
+        import time
+
+        if first > 0 and not marker.exists():
+            marker.write_text("killed")
+            threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGKILL)).start()
+            # This try never returns: killed while drawing, or while waiting after it.
+            ray_render.draw(options, poses, first, count)
+            time.sleep(60)
+        return ray_render.draw(options, poses, first, count)
+
+    out = tmp_path / "whole.mp4"
+    options = {"model": str(model), "motion": str(motion), "out": str(out), "range": "0:59",
+               "size": (96, 72), "backend": "cpu", "fast": True}
+    # The workers import the example as the driver does.
+    ray.init(num_cpus=2, include_dashboard=False,
+             runtime_env={"env_vars": {"PYTHONPATH": str(EXAMPLE.parent)}})
+    try:
+        r = ray_render.render_on_ray(options, 2, retries=2, draw_chunk=draw_or_die)
+    finally:
+        ray.shutdown()
+    assert marker.exists(), "the kill never happened"
+    assert r["frames"] == 60 and r["chunks"] == 2
+    assert mp4_video_track(out) == {"width": 96, "height": 72, "frames": 60}
