@@ -1,6 +1,6 @@
 //! A pose stream: every frame of a render's range as the player hands it to the renderer
 //! (per model the skinning matrices, effective morph weights, material states, visibility and
-//! bounds; the camera and the light), computed once with physics and kept in memory or in a
+//! bounds; the camera, the light and the self-shadow state), computed once with physics and kept in memory or in a
 //! compact file. Physics is sequential, drawing is not: a render can take its frames from a
 //! stream in place of simulating ([`crate::offline::PoseSource::Stream`]), so any slice of the
 //! range is drawn on its own — on another thread, process or machine — and shows, pixel for
@@ -10,32 +10,35 @@
 //!
 //! | bytes | what |
 //! | --- | --- |
-//! | 8 | magic `ODORIPS1` |
+//! | 8 | magic `ODORIPS2` |
 //! | 4 + 4 + 4 | the range: first MMD frame (f32), step (f32), frame count (u32) |
 //! | 4 | model count (u32); then per model bones, morphs, materials (3 × u32) |
 //! | 1 + 1 | whether the frames carry a camera, a light |
-//! | per frame | camera (8 f32 + 1 byte), light (6 f32), then per model: visible (1 byte), bounds (6 f32), skinning (12 f32 a bone: the 3×4 affine, columns), morph weights (f32 each), material states (56 f32 each: mul then add) |
+//! | per frame | camera (8 f32 + 1 byte), light (6 f32: colour, direction; then the self-shadow mode byte, 0 off, 1 mode 1, 2 mode 2, and its distance f32), then per model: visible (1 byte), bounds (6 f32), skinning (12 f32 a bone: the 3×4 affine, columns), morph weights (f32 each), material states (56 f32 each: mul then add) |
 //!
-//! Every f32 is stored as its bits, so a stream read back is the stream written.
+//! Every f32 is stored as its bits, so a stream read back is the stream written. Which models
+//! are stages is the scene's, not the stream's: it is taken from the scene a stream is drawn
+//! with.
 
 use crate::error::PlaybackError;
 use crate::frame::{Frame, ModelFrame};
 use crate::offline::FrameRange;
 use crate::player::Player;
-use crate::scene::Scene;
+use crate::scene::{Role, Scene};
 use glam::{Affine3A, Vec3, Vec4};
 use odori_pose::MaterialState;
+use odori_pose::light::{SelfShadow, ShadowMode};
 use odori_pose::material::MaterialValues;
 use odori_render::Light;
 use odori_render::camera::CameraPose;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-const MAGIC: &[u8; 8] = b"ODORIPS1";
+const MAGIC: &[u8; 8] = b"ODORIPS2";
 /// Floats in one material state: `mul` then `add`, each 28.
 const MATERIAL_FLOATS: usize = 56;
 const CAMERA_BYTES: usize = 8 * 4 + 1;
-const LIGHT_BYTES: usize = 6 * 4;
+const LIGHT_BYTES: usize = 6 * 4 + 1 + 4;
 
 /// What one model's frames hold: counts fixed for the whole stream (and checked against the
 /// scene a stream is drawn with).
@@ -178,6 +181,12 @@ impl PoseStream {
             if let Some(l) = f.light {
                 put_vec3(&mut out, l.color);
                 put_vec3(&mut out, l.direction);
+                out.push(match l.shadow.mode {
+                    ShadowMode::Off => 0,
+                    ShadowMode::Mode1 => 1,
+                    ShadowMode::Mode2 => 2,
+                });
+                put_f32(&mut out, l.shadow.distance);
             }
             for m in &f.models {
                 out.push(m.visible as u8);
@@ -279,7 +288,10 @@ impl PoseStream {
                 f.light = Some(Light {
                     color: r.vec3(),
                     direction: r.vec3(),
-                    ..Light::DEFAULT
+                    shadow: SelfShadow {
+                        mode: ShadowMode::from_byte(r.byte()),
+                        distance: r.f32_in(),
+                    },
                 });
             }
             for l in &layout {
@@ -361,6 +373,7 @@ impl PoseStream {
             o.materials.clone_from(&m.materials);
             o.visible = m.visible;
             o.bounds = m.bounds;
+            o.stage = *sm.role() == Role::Stage;
             if deform {
                 odori_deform::deform(
                     sm.asset().mesh(),
@@ -475,5 +488,55 @@ impl<'a> Reader<'a> {
             specular_power: self.f32_in(),
             edge_size: self.f32_in(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame's light, self-shadow state included, comes back from the bytes as written
+    /// (the stream once dropped the self-shadow keys: a chunked render drew MMD's default
+    /// shadow where the motion had turned it off).
+    #[test]
+    fn the_light_and_its_self_shadow_survive_the_bytes() {
+        let light = Light {
+            color: Vec3::new(0.2, 0.4, 0.6),
+            direction: Vec3::new(0.3, -1.0, 0.1),
+            shadow: SelfShadow {
+                mode: ShadowMode::Mode2,
+                distance: 0.0375,
+            },
+        };
+        let off = Light {
+            shadow: SelfShadow {
+                mode: ShadowMode::Off,
+                ..light.shadow
+            },
+            ..light
+        };
+        let frames = [light, off]
+            .map(|l| Frame {
+                light: Some(l),
+                models: vec![ModelFrame::default()],
+                ..Frame::default()
+            })
+            .to_vec();
+        let stream = PoseStream {
+            range: FrameRange {
+                start: 0.0,
+                step: 1.0,
+                count: 2,
+            },
+            layout: vec![ModelLayout {
+                bones: 0,
+                morphs: 0,
+                materials: 0,
+            }],
+            frames,
+        };
+        let back = PoseStream::from_bytes(&stream.to_bytes(), Path::new("test")).unwrap();
+        assert_eq!(back.frame(0).unwrap().light, Some(light));
+        assert_eq!(back.frame(1).unwrap().light, Some(off));
     }
 }
