@@ -59,6 +59,7 @@ pub mod project;
 pub mod render;
 #[cfg(feature = "video")]
 pub mod render_job;
+pub mod requested_frames;
 pub mod scene;
 #[cfg(feature = "video")]
 pub mod sink;

@@ -120,9 +120,8 @@ pub fn fill(
             found: out.len(),
         });
     }
-    if let Some(bad) = frames.iter().find(|f| !f.is_finite()) {
-        return Err(BatchError::BadFrame(*bad));
-    }
+    odori_playback::requested_frames::check(frames, options.physics)
+        .map_err(BatchError::BadFrame)?;
     if frames.is_empty() || row == 0 {
         return Ok(());
     }

@@ -8,7 +8,7 @@ use crate::batch::{self, Options, Product};
 use numpy::{PyArray, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use odori_playback::{ModelAsset, MotionFile};
 use odori_pose::motion::Source;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -268,7 +268,7 @@ impl Instance {
         &self,
         py: Python<'py>,
         frames: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyArrayDyn<f32>>>,
+        out: Option<Bound<'py, PyAny>>,
         parallel: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let b = self.model.get().asset.pose().bone_count();
@@ -281,7 +281,7 @@ impl Instance {
         &self,
         py: Python<'py>,
         frames: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyArrayDyn<f32>>>,
+        out: Option<Bound<'py, PyAny>>,
         parallel: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let b = self.model.get().asset.pose().bone_count();
@@ -295,7 +295,7 @@ impl Instance {
         &self,
         py: Python<'py>,
         frames: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyArrayDyn<f32>>>,
+        out: Option<Bound<'py, PyAny>>,
         parallel: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let m = self.model.get().asset.pose().morph_count();
@@ -318,26 +318,14 @@ impl Instance {
         frames: &Bound<'py, PyAny>,
         product: Product,
         row_shape: &[usize],
-        out: Option<Bound<'py, PyArrayDyn<f32>>>,
+        out: Option<Bound<'py, PyAny>>,
         parallel: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let frames: Vec<f32> = match frames.extract::<PyReadonlyArray1<'py, f32>>() {
-            Ok(a) => a.as_array().to_vec(),
-            Err(_) => frames.extract()?,
-        };
+        let frames = frames_arg(frames)?;
         let mut shape = vec![frames.len()];
         shape.extend_from_slice(row_shape);
-        let array = match out {
-            Some(a) => {
-                if a.shape() != shape.as_slice() {
-                    return Err(PyValueError::new_err(format!(
-                        "out has shape {:?}, {:?} needed",
-                        a.shape(),
-                        shape
-                    )));
-                }
-                a
-            }
+        let array = match out.filter(|o| !o.is_none()) {
+            Some(a) => out_arg(&a, &shape)?,
             None => PyArray::<f32, _>::zeros(py, shape.as_slice(), false),
         };
         let mut guard = array
@@ -362,6 +350,56 @@ impl Instance {
         drop(guard);
         Ok(array.into_any())
     }
+}
+
+/// `frames=`: frame numbers as a list, a range, a tuple or a one-dimensional NumPy array of
+/// any real dtype; anything else is refused in Python's terms.
+fn frames_arg<'py>(frames: &Bound<'py, PyAny>) -> PyResult<Vec<f32>> {
+    if let Ok(a) = frames.extract::<PyReadonlyArray1<'py, f32>>() {
+        return Ok(a.as_array().to_vec());
+    }
+    let expected = "frames= takes frame numbers: a list, a range or a one-dimensional NumPy \
+                    array (e.g. range(0, 300) or numpy.arange(0, 300, 0.5))";
+    if frames.is_instance_of::<pyo3::types::PyString>() {
+        let s: String = frames.extract()?;
+        return Err(PyTypeError::new_err(format!(
+            "{expected}, not the string {s:?}"
+        )));
+    }
+    if let Ok(ndim) = frames.getattr("ndim").and_then(|n| n.extract::<usize>())
+        && ndim != 1
+    {
+        let shape = frames.getattr("shape")?.str()?.to_string();
+        return Err(PyValueError::new_err(format!(
+            "{expected}; this array has shape {shape}"
+        )));
+    }
+    let values: Vec<f64> = frames.extract().map_err(|_| {
+        let kind = (frames.get_type().name()).map_or_else(|_| "?".to_string(), |n| n.to_string());
+        PyTypeError::new_err(format!("{expected}; got {kind}"))
+    })?;
+    Ok(values.into_iter().map(|v| v as f32).collect())
+}
+
+/// `out=`: a C-contiguous float32 array of `shape`, refused in Python's terms otherwise.
+fn out_arg<'py>(out: &Bound<'py, PyAny>, shape: &[usize]) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+    let attr = |name: &str| {
+        (out.getattr(name).and_then(|d| d.str()))
+            .map_or_else(|_| "?".to_string(), |d| d.to_string())
+    };
+    let kind = (out.get_type().name()).map_or_else(|_| "?".to_string(), |n| n.to_string());
+    let got = format!(
+        "{kind} of dtype {} and shape {}",
+        attr("dtype"),
+        attr("shape")
+    );
+    let wanted = format!("out= must be a float32 NumPy array of shape {shape:?} in C order");
+    let array = (out.cast::<PyArrayDyn<f32>>())
+        .map_err(|_| PyTypeError::new_err(format!("{wanted}; got a {got}")))?;
+    if array.shape() != shape {
+        return Err(PyValueError::new_err(format!("{wanted}; got a {got}")));
+    }
+    Ok(array.clone())
 }
 
 /// How many batch evaluations are running in Rust with the GIL released right now. Another

@@ -362,3 +362,32 @@ fn pose_writes_pose_json() {
         v["frames"][0]["morphWeights"].as_array().unwrap().len()
     );
 }
+
+/// `odori pose --frames` follows the one rule for requested frames (as Python's
+/// `Instance.evaluate` does): a frame before 0 or past any motion is refused, naming it,
+/// before anything is written.
+#[test]
+fn pose_refuses_frames_no_motion_has() {
+    let (Some(model), Some(motion)) = (
+        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared("assets/gene/motion/stand.vmd"),
+    ) else {
+        return;
+    };
+    for (frames, says) in [("-5", "count from 0"), ("0,1e30", "past any motion")] {
+        let out_path = tmp(&format!("refused{}.json", frames.len()));
+        let out = odori()
+            .arg("pose")
+            .arg(&model)
+            .arg(&motion)
+            .arg(format!("--frames={frames}"))
+            .arg("-o")
+            .arg(&out_path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{frames} was taken");
+        assert!(stderr.contains(says), "{frames}: {stderr}");
+        assert!(!out_path.exists(), "{frames}: a file was written");
+    }
+}

@@ -64,6 +64,8 @@ pub fn run(
     verbose: bool,
 ) -> Result<()> {
     let frame_list = frames::parse(spec)?;
+    odori_playback::requested_frames::check(&frame_list, false)
+        .map_err(|e| anyhow::anyhow!("--frames {spec}: {e}"))?;
     if let Some(p) = output {
         crate::output::check_file(p)?;
     }
