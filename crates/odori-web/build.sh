@@ -13,6 +13,20 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/target/web}
+echo "building the page into $out: the wasm32 target, wasm-bindgen-cli, odori-web (fat LTO)" >&2
+# The wasm32 target first: without it the build fails only after the minutes the
+# wasm-bindgen-cli install takes.
+wasm_lib=$(rustc --print target-libdir --target wasm32-unknown-unknown)
+if [ ! -d "$wasm_lib" ]; then
+    if command -v rustup >/dev/null 2>&1; then
+        echo "adding the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown)" >&2
+        rustup target add wasm32-unknown-unknown
+    else
+        echo "error: Rust's wasm32-unknown-unknown target is missing; install it with" \
+            "rustup target add wasm32-unknown-unknown (or your Rust distribution's wasm32 package)" >&2
+        exit 1
+    fi
+fi
 # The physics wasm test builds in the same folder (its release profile beside this one).
 target_dir=${ODORI_WASM_TARGET_DIR:-$root/target/wasm}
 tools=$root/target/tools
@@ -22,8 +36,11 @@ if ! "$bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
     echo "installing wasm-bindgen-cli $version into $tools" >&2
     # --locked as its authors tested it; when the registry index lacks one of those exact
     # versions (an offline mirror), the newest compatible ones.
-    cargo install --locked wasm-bindgen-cli --version "$version" --root "$tools" ||
+    if ! cargo install --locked wasm-bindgen-cli --version "$version" --root "$tools"; then
+        echo "warning: the registry lacks a dependency version wasm-bindgen-cli $version locks;" \
+            "installing it with the newest compatible ones (not the tested set)" >&2
         cargo install wasm-bindgen-cli --version "$version" --root "$tools"
+    fi
 fi
 cd "$root"
 env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
