@@ -108,6 +108,12 @@ impl App {
         self.canvas.adapter.clone()
     }
 
+    /// MMD's frames a second (the motion's clock), for the page's sound clock: its one home
+    /// is the playback library's, not a number spelled in the page.
+    pub fn frames_per_second() -> f64 {
+        f64::from(odori_playback::FPS)
+    }
+
     /// Move the clock on by `seconds` of real time.
     pub fn advance(&mut self, seconds: f64) {
         self.play_to(self.player.position() + seconds * f64::from(odori_playback::FPS));

@@ -35,12 +35,14 @@ function syncControls() {
   $("camera").disabled = !app.has_motion_camera();
 }
 
-// The audio clock: the soundtrack's time is the motion's (MMD frame = seconds × 30).
+// The audio clock: the soundtrack's time is the motion's (MMD frame = seconds × MMD's frames
+// a second, App.frames_per_second(), set once the module is loaded).
+let FPS = 0;
 function startAudio() {
   const a = state.audio;
   if (!a) return;
   stopAudio();
-  const at = state.app.position() / 30;
+  const at = state.app.position() / FPS;
   if (at >= a.buffer.duration) return;
   a.source = a.ctx.createBufferSource();
   a.source.buffer = a.buffer;
@@ -100,7 +102,7 @@ function tick(now) {
   if (state.playing) {
     const a = state.audio;
     if (a && a.source && a.ctx.state === "running") {
-      app.play_to((a.ctx.currentTime - a.startedAt) * 30);
+      app.play_to((a.ctx.currentTime - a.startedAt) * FPS);
     } else if (state.last !== null) {
       app.advance(Math.min(0.25, (now - state.last) / 1000));
     }
@@ -379,7 +381,7 @@ window.odori = {
     return a && {
       name: a.name, duration: a.buffer.duration, state: a.ctx.state, playing: !!a.source,
       // The MMD frame the sound is at, and the picture's.
-      soundFrame: a.source ? (a.ctx.currentTime - a.startedAt) * 30 : null, picture: state.app.position(),
+      soundFrame: a.source ? (a.ctx.currentTime - a.startedAt) * FPS : null, picture: state.app.position(),
     };
   },
   loseDevice() { state.app.lose_device(); },
@@ -389,6 +391,7 @@ window.odori = {
 
 async function main() {
   await init();
+  FPS = App.frames_per_second();
   try {
     state.app = await App.create(canvas, params.get("backend") === "webgl", +(params.get("msaa") || 4));
   } catch (e) {
