@@ -59,6 +59,9 @@ struct App {
     /// The clock was moved by hand (seek, step, jump) since the last evaluation: physics
     /// follows MMD's seek rule rather than stepping on.
     jumped: bool,
+    /// The user turned, panned, zoomed or refocused the orbit camera: a model dropped later
+    /// leaves the view where the user put it (else the view reframes the grown scene).
+    orbit_moved: bool,
     /// Timeline second at which the picture on screen was posed (a script's `wait Ns`
     /// waits for it).
     shown_at: f64,
@@ -104,6 +107,7 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         frame_started: None,
         selection: Selection::default(),
         jumped: true,
+        orbit_moved: false,
         shown_at: f64::NEG_INFINITY,
         options,
     };
@@ -218,6 +222,7 @@ impl ApplicationHandler for App {
                     (self.pointer).moved(position.x as f32, position.y as f32)
                 {
                     self.take_orbit_camera();
+                    self.orbit_moved = true;
                     match drag {
                         Drag::Orbit => self.orbit.orbit(dx, dy),
                         Drag::Pan => {
@@ -243,6 +248,7 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
                 };
                 self.take_orbit_camera();
+                self.orbit_moved = true;
                 self.orbit.zoom(steps);
                 window.request_redraw();
             }
@@ -320,6 +326,7 @@ impl App {
         let (origin, dir) = self.projection().ray(x, y);
         if let Some((_, t)) = self.skin_hit(origin, dir) {
             self.take_orbit_camera();
+            self.orbit_moved = true;
             self.orbit.focus(origin + dir * t);
         }
     }
@@ -469,8 +476,9 @@ impl App {
                         (self.session.messages).warn_all(v.renderer.warnings().iter().cloned());
                         v.window.set_title(&self.session.title());
                     }
-                    if had_demo {
-                        // The demo made way: look at what came.
+                    if had_demo || !self.orbit_moved {
+                        // The demo made way, or the scene grew while the view was the
+                        // framing one: look at all of what is there now.
                         let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
                         self.orbit = Orbit::new(self.session.scene.framing_camera(aspect(size)));
                     }
@@ -520,7 +528,8 @@ impl App {
         // How the last frame reached the window: copied (the fast path) or drawn.
         let surface = self.view.as_ref().map_or("none", |v| v.surface_kind());
         let extra = format!(
-            " selected={} motions={} morphs={} bone={} target={:.2},{:.2},{:.2} surface={surface}",
+            " selected={} motions={} morphs={} bone={} target={:.2},{:.2},{:.2} distance={:.2} \
+             surface={surface}",
             self.selection.model,
             if counts.is_empty() {
                 "-".into()
@@ -535,7 +544,8 @@ impl App {
             bone,
             t.x,
             t.y,
-            t.z
+            t.z,
+            self.orbit.pose.distance
         );
         format!(
             "frame={:.3} playing={} models={} camera={} physics={} loop={} audio={}{extra}",

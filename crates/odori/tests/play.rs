@@ -563,3 +563,74 @@ fn a_project_plays_in_the_window_as_the_offline_renderer_draws_it() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A model dropped while the view is still the framing one reframes it on the grown scene
+/// (two Genes stood side by side: the window's orbit camera moves back to the framing
+/// camera's distance for the two, computed here from the same scene); once the user has moved
+/// the view (a double-click refocus on the first Gene's chest), a model dropped after leaves
+/// the view where the user put it.
+#[test]
+fn a_dropped_model_reframes_unless_the_view_was_moved() {
+    let Some(model) = odori_testkit::shared("assets/gene/Gene_light.pmx") else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    let asset = Arc::new(odori_playback::ModelAsset::load(&model).unwrap());
+    let scene_of = |n: usize| {
+        let mut scene = Scene::new();
+        for _ in 0..n {
+            scene.add_model_files(asset.clone(), &[]);
+        }
+        scene.arrange_side_by_side();
+        scene
+    };
+    let aspect = W as f32 / H as f32;
+    let one = scene_of(1).framing_camera(aspect);
+    let pair = scene_of(2);
+    let two = pair.framing_camera(aspect);
+    let chest = pixel_of(
+        &two,
+        pair.models()[0].placement() + glam::Vec3::new(0.0, 12.0, 0.0),
+    );
+    for way in ways() {
+        let dir = temp_dir(way, "reframe");
+        let script = format!(
+            "pause\nwait 2\nstatus\ndrop {m}\nwait 2\nstatus\ndoubleclick {} {}\nwait 2\nstatus\n\
+             drop {m}\nwait 2\nstatus\nquit\n",
+            chest.0,
+            chest.1,
+            m = model.display(),
+        );
+        let side_by_side = Path::new("--side-by-side");
+        let (stdout, stderr) = play(way, &x, &dir, &script, &[&model, side_by_side]);
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 4, "{stdout}\n{stderr}");
+        let view = |i: usize| -> (glam::Vec3, f32) {
+            let v: Vec<f32> = (s[i]["target"].split(','))
+                .map(|v| v.parse().unwrap())
+                .collect();
+            (
+                glam::Vec3::new(v[0], v[1], v[2]),
+                s[i]["distance"].parse().unwrap(),
+            )
+        };
+        let near = |(t, d): (glam::Vec3, f32), c: &odori_render::CameraPose| {
+            (t - c.target).length() < 0.05 && (d - c.distance).abs() < 0.05
+        };
+        assert!(near(view(0), &one), "{:?} against {one:?}", view(0));
+        assert!(
+            near(view(1), &two),
+            "the drop did not reframe: {:?} against {two:?}",
+            view(1)
+        );
+        assert!(
+            view(2) != view(1),
+            "the double-click moved nothing: {stdout}"
+        );
+        assert!(
+            view(3) == view(2),
+            "a drop after the user moved the view reframed it: {stdout}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
