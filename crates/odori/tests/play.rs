@@ -592,6 +592,8 @@ fn a_dropped_model_reframes_unless_the_view_was_moved() {
         &two,
         pair.models()[0].placement() + glam::Vec3::new(0.0, 12.0, 0.0),
     );
+    // The two framings differ, so a reframe shows.
+    assert!((one.distance - two.distance).abs() > 1.0, "{one:?} {two:?}");
     for way in ways() {
         let dir = temp_dir(way, "reframe");
         let script = format!(
