@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 pub mod alloc;
+pub mod browser;
 #[cfg(feature = "golden")]
 pub mod golden;
 pub mod png;

@@ -28,6 +28,7 @@
 use odori_playback::render::renderer_for;
 use odori_playback::{Frame, Player, Scene};
 use odori_render::{RenderOptions, device_for_tests};
+use odori_testkit::browser::need;
 use odori_testkit::golden::{self, LIMITS};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -43,18 +44,6 @@ const H: u32 = 360;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// `Some(())`, or `None` after a SKIPPED line; a failure under ODORI_REQUIRE_BROWSER=1.
-fn need(ok: bool, what: &str) -> Option<()> {
-    if ok {
-        return Some(());
-    }
-    if std::env::var("ODORI_REQUIRE_BROWSER").is_ok_and(|v| v == "1") {
-        panic!("{what} is missing, and ODORI_REQUIRE_BROWSER=1 forbids skipping");
-    }
-    eprintln!("SKIPPED: {what} is missing");
-    None
 }
 
 fn runs(cmd: &str, arg: &str) -> bool {

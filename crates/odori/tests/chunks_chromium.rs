@@ -6,23 +6,12 @@
 //! Needs node, Chromium and the browser test's `npm ci`; without them it prints SKIPPED,
 //! unless `ODORI_REQUIRE_BROWSER=1` (CI), when a missing piece fails it.
 
+use odori_testkit::browser::need;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// `Some(())`, or `None` after a SKIPPED line; a failure under ODORI_REQUIRE_BROWSER=1.
-fn need(ok: bool, what: &str) -> Option<()> {
-    if ok {
-        return Some(());
-    }
-    if std::env::var("ODORI_REQUIRE_BROWSER").is_ok_and(|v| v == "1") {
-        panic!("{what} is missing, and ODORI_REQUIRE_BROWSER=1 forbids skipping");
-    }
-    eprintln!("SKIPPED: {what} is missing");
-    None
 }
 
 #[test]
