@@ -8,47 +8,16 @@
 //! The job is made from `odori.render`'s keyword arguments and pickles as them (paths, not
 //! loaded models), so a worker rebuilds the same job from what travelled.
 
-use crate::offline::{
-    choice, note_line, range_arg, scene_models, scene_options, search_arg, size_arg,
-};
+use crate::offline::{job_from, note_line};
 use crate::python::err;
 use odori_playback::chunked;
 use odori_playback::pose_stream::PoseStream;
-use odori_playback::render_job::{OptionNames, RenderJob as Job};
-use pyo3::exceptions::PyTypeError;
+use odori_playback::render_job::RenderJob as Job;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-/// The keyword arguments a job takes: `odori.render`'s, less `progress`.
-const OPTIONS: &[&str] = &[
-    "model",
-    "motion",
-    "out",
-    "camera",
-    "stage",
-    "accessories",
-    "side_by_side",
-    "audio",
-    "size",
-    "fps",
-    "range",
-    "msaa",
-    "fast",
-    "physics",
-    "settle",
-    "self_shadow",
-    "ground_shadow",
-    "edges",
-    "encoder",
-    "skinning",
-    "backend",
-    "verbose",
-    "project",
-    "search",
-];
 
 /// A render's options, to be baked, drawn in chunks and joined.
 #[pyclass(frozen, module = "odori")]
@@ -56,64 +25,6 @@ pub(crate) struct RenderJob {
     job: Job,
     /// The keyword arguments it was made from (what pickling sends).
     options: Py<PyDict>,
-}
-
-/// The job `odori.render` would run with these keyword arguments.
-fn job_from(options: &Bound<'_, PyDict>) -> PyResult<Job> {
-    for key in options.keys() {
-        let key: String = key.extract()?;
-        if !OPTIONS.contains(&key.as_str()) {
-            return Err(PyTypeError::new_err(format!(
-                "RenderJob() got an unexpected keyword argument '{key}' (it takes \
-                 odori.render's options but progress)"
-            )));
-        }
-    }
-    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
-        Ok(options.get_item(k)?.filter(|v| !v.is_none()))
-    };
-    let path = |k: &str| -> PyResult<Option<PathBuf>> { get(k)?.map(|v| v.extract()).transpose() };
-    let flag = |k: &str, default: bool| -> PyResult<bool> {
-        Ok(get(k)?.map(|v| v.extract()).transpose()?.unwrap_or(default))
-    };
-    let text = |k: &str| -> PyResult<String> {
-        Ok(get(k)?
-            .map(|v| v.extract())
-            .transpose()?
-            .unwrap_or_else(|| "auto".to_string()))
-    };
-    let d = Job::default();
-    Ok(Job {
-        models: scene_models(get("model")?.as_ref(), get("motion")?.as_ref())?,
-        project: path("project")?,
-        search: search_arg(get("search")?.as_ref())?,
-        scene: scene_options(
-            get("stage")?.as_ref(),
-            get("accessories")?.as_ref(),
-            flag("side_by_side", false)?,
-        )?,
-        camera: path("camera")?,
-        audio: path("audio")?,
-        output: path("out")?.unwrap_or(d.output),
-        size: get("size")?.as_ref().map(size_arg).transpose()?,
-        fps: get("fps")?
-            .map(|v| v.extract())
-            .transpose()?
-            .unwrap_or(d.fps),
-        range: range_arg(get("range")?.as_ref())?,
-        msaa: get("msaa")?.map(|v| v.extract()).transpose()?,
-        fast: flag("fast", d.fast)?,
-        physics: flag("physics", d.physics)?,
-        settle: get("settle")?.map(|v| v.extract()).transpose()?,
-        self_shadow: flag("self_shadow", d.self_shadow)?,
-        ground_shadow: flag("ground_shadow", d.ground_shadow)?,
-        edges: flag("edges", d.edges)?,
-        encoder: choice("encoder", &text("encoder")?)?,
-        skinning: choice("skinning", &text("skinning")?)?,
-        backend: choice("backend", &text("backend")?)?,
-        verbose: flag("verbose", d.verbose)?,
-        names: OptionNames::Keywords,
-    })
 }
 
 /// Baked poses handed back from Python.
@@ -133,7 +44,7 @@ impl RenderJob {
             None => PyDict::new(py),
         };
         Ok(RenderJob {
-            job: job_from(&options)?,
+            job: job_from(&options, "RenderJob")?,
             options: options.unbind(),
         })
     }

@@ -10,7 +10,7 @@ use odori_playback::bake_job;
 use odori_playback::choice::Choice;
 use odori_playback::load::{ModelInput, SceneOptions};
 use odori_playback::render_job::{Note, OptionNames, Range, RenderJob, parse_range, parse_size};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
@@ -56,7 +56,7 @@ fn motion_paths(obj: Option<&Bound<'_, PyAny>>, model: &ModelInput) -> PyResult<
 /// `stage=`, `accessories=` and `side_by_side=` as the playback library takes them: a stage
 /// is a path or Model, or a list of them; an accessory is ``"FILE[@MODEL:BONE]"``, as
 /// ``odori render --accessory`` spells it, or a list of them.
-pub(crate) fn scene_options(
+fn scene_options(
     stage: Option<&Bound<'_, PyAny>>,
     accessories: Option<&Bound<'_, PyAny>>,
     side_by_side: bool,
@@ -90,7 +90,7 @@ pub(crate) fn scene_options(
 /// The scene's models: one model (a path or Model) with its motion, or lists of each of the
 /// same length (several dancers; at the origin unless `side_by_side`). A Motion alone brings
 /// its model.
-pub(crate) fn scene_models(
+fn scene_models(
     model: Option<&Bound<'_, PyAny>>,
     motion: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(ModelInput, Vec<PathBuf>)>> {
@@ -139,7 +139,7 @@ pub(crate) fn scene_models(
 }
 
 /// `size`: `(width, height)` or `"WIDTHxHEIGHT"`.
-pub(crate) fn size_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u32, u32)> {
+fn size_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u32, u32)> {
     if let Ok(s) = obj.extract::<String>() {
         return parse_size(&s).map_err(|e| err(format!("size={s:?}: {e}")));
     }
@@ -159,7 +159,7 @@ pub(crate) fn search_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PathBuf
 
 /// `range`: `None`, a frame (one frame), `(a, b)` (b included; either may be None) or
 /// `"a:b"` as on the command line.
-pub(crate) fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
+fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
@@ -175,7 +175,7 @@ pub(crate) fn range_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Range
 }
 
 /// Keyword `name`'s value by the playback library's names (the command line's too).
-pub(crate) fn choice<T: Choice>(name: &str, value: &str) -> PyResult<T> {
+fn choice<T: Choice>(name: &str, value: &str) -> PyResult<T> {
     T::parse(value).map_err(|why| err(format!("{name} {why}")))
 }
 
@@ -185,6 +185,96 @@ pub(crate) fn note_line(note: Note) -> String {
         Note::Note(n) => format!("note: {n}"),
         Note::Info(i) => i,
     }
+}
+
+/// The keyword arguments a render takes: `odori.render`'s (its `progress` aside), each read by
+/// [`job_from`], for `render` and `RenderJob` alike.
+const OPTIONS: &[&str] = &[
+    "model",
+    "motion",
+    "out",
+    "camera",
+    "stage",
+    "accessories",
+    "side_by_side",
+    "audio",
+    "size",
+    "fps",
+    "range",
+    "msaa",
+    "fast",
+    "physics",
+    "settle",
+    "self_shadow",
+    "ground_shadow",
+    "edges",
+    "encoder",
+    "skinning",
+    "backend",
+    "verbose",
+    "project",
+    "search",
+];
+
+/// The playback library's job for render keyword arguments (absent or `None`: the command
+/// line's default); `function` names the caller in the message for a keyword it does not
+/// take.
+pub(crate) fn job_from(options: &Bound<'_, PyDict>, function: &str) -> PyResult<RenderJob> {
+    for key in options.keys() {
+        let key: String = key.extract()?;
+        if !OPTIONS.contains(&key.as_str()) {
+            return Err(PyTypeError::new_err(format!(
+                "{function}() got an unexpected keyword argument '{key}' (it takes \
+                 odori.render's options: {})",
+                OPTIONS.join(", ")
+            )));
+        }
+    }
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        Ok(options.get_item(k)?.filter(|v| !v.is_none()))
+    };
+    let path = |k: &str| -> PyResult<Option<PathBuf>> { get(k)?.map(|v| v.extract()).transpose() };
+    let flag = |k: &str, default: bool| -> PyResult<bool> {
+        Ok(get(k)?.map(|v| v.extract()).transpose()?.unwrap_or(default))
+    };
+    let text = |k: &str| -> PyResult<String> {
+        Ok(get(k)?
+            .map(|v| v.extract())
+            .transpose()?
+            .unwrap_or_else(|| "auto".to_string()))
+    };
+    let d = RenderJob::default();
+    Ok(RenderJob {
+        models: scene_models(get("model")?.as_ref(), get("motion")?.as_ref())?,
+        project: path("project")?,
+        search: search_arg(get("search")?.as_ref())?,
+        scene: scene_options(
+            get("stage")?.as_ref(),
+            get("accessories")?.as_ref(),
+            flag("side_by_side", false)?,
+        )?,
+        camera: path("camera")?,
+        audio: path("audio")?,
+        output: path("out")?.unwrap_or(d.output),
+        size: get("size")?.as_ref().map(size_arg).transpose()?,
+        fps: get("fps")?
+            .map(|v| v.extract())
+            .transpose()?
+            .unwrap_or(d.fps),
+        range: range_arg(get("range")?.as_ref())?,
+        msaa: get("msaa")?.map(|v| v.extract()).transpose()?,
+        fast: flag("fast", d.fast)?,
+        physics: flag("physics", d.physics)?,
+        settle: get("settle")?.map(|v| v.extract()).transpose()?,
+        self_shadow: flag("self_shadow", d.self_shadow)?,
+        ground_shadow: flag("ground_shadow", d.ground_shadow)?,
+        edges: flag("edges", d.edges)?,
+        encoder: choice("encoder", &text("encoder")?)?,
+        skinning: choice("skinning", &text("skinning")?)?,
+        backend: choice("backend", &text("backend")?)?,
+        verbose: flag("verbose", d.verbose)?,
+        names: OptionNames::Keywords,
+    })
 }
 
 /// Render a dance to MP4 (H.264, audio muxed), one PNG, or a folder of PNGs: ``odori
@@ -197,66 +287,25 @@ pub(crate) fn note_line(note: Note) -> String {
 /// looked for in ``search`` (a folder or a list) too. Raises ``OdoriError`` with the located
 /// message.
 #[pyfunction]
-#[pyo3(signature = (
-    model = None, motion = None, *, out = PathBuf::from("odori.mp4"), camera = None,
-    stage = None, accessories = None, side_by_side = false, audio = None, size = None, fps = 30, range = None, msaa = None, fast = false,
-    physics = true, settle = None, self_shadow = true, ground_shadow = true, edges = true,
-    encoder = "auto", skinning = "auto", backend = "auto", verbose = false, progress = None,
-    project = None, search = None
-))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (model = None, motion = None, *, progress = None, **options))]
 pub fn render<'py>(
     py: Python<'py>,
     model: Option<&Bound<'py, PyAny>>,
     motion: Option<&Bound<'py, PyAny>>,
-    out: PathBuf,
-    camera: Option<PathBuf>,
-    stage: Option<&Bound<'py, PyAny>>,
-    accessories: Option<&Bound<'py, PyAny>>,
-    side_by_side: bool,
-    audio: Option<PathBuf>,
-    size: Option<&Bound<'py, PyAny>>,
-    fps: u32,
-    range: Option<&Bound<'py, PyAny>>,
-    msaa: Option<u32>,
-    fast: bool,
-    physics: bool,
-    settle: Option<f32>,
-    self_shadow: bool,
-    ground_shadow: bool,
-    edges: bool,
-    encoder: &str,
-    skinning: &str,
-    backend: &str,
-    verbose: bool,
     progress: Option<Py<PyAny>>,
-    project: Option<PathBuf>,
-    search: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let job = RenderJob {
-        models: scene_models(model, motion)?,
-        project,
-        search: search_arg(search)?,
-        scene: scene_options(stage, accessories, side_by_side)?,
-        camera,
-        audio,
-        output: out.clone(),
-        size: size.map(size_arg).transpose()?,
-        fps,
-        range: range_arg(range)?,
-        msaa,
-        fast,
-        physics,
-        settle,
-        self_shadow,
-        ground_shadow,
-        edges,
-        encoder: choice("encoder", encoder)?,
-        skinning: choice("skinning", skinning)?,
-        backend: choice("backend", backend)?,
-        verbose,
-        names: OptionNames::Keywords,
+    let options = match options {
+        Some(o) => o.copy()?,
+        None => PyDict::new(py),
     };
+    for (key, value) in [("model", model), ("motion", motion)] {
+        if let Some(v) = value {
+            options.set_item(key, v)?;
+        }
+    }
+    let job = job_from(&options, "render")?;
+    let out = job.output.clone();
     let mut messages = Vec::new();
     let cancel = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
