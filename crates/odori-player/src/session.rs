@@ -6,7 +6,7 @@ use crate::audio::alsa::AlsaOutput;
 use crate::audio::{AudioOutput, PlaybackClock, Timeline};
 use crate::messages::Messages;
 use odori_playback::load::{MotionFile, camera_file, is_model_path};
-use odori_playback::project::Project;
+use odori_playback::project::{Project, is_project_path};
 use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -54,11 +54,6 @@ pub struct Session {
 /// speaker, for tests).
 fn audio_device() -> String {
     std::env::var("ODORI_AUDIO_DEVICE").unwrap_or_else(|_| "default".into())
-}
-
-/// Whether `path` names a MikuMikuDance project (`.pmm`, any case).
-fn is_project_path(path: &Path) -> bool {
-    (path.extension().and_then(|e| e.to_str())).is_some_and(|e| e.eq_ignore_ascii_case("pmm"))
 }
 
 impl Session {

@@ -219,15 +219,15 @@ impl Project {
     }
 }
 
-/// The project in a list of files as a user gives them, when the list is one `.pmm` file
-/// (by its extension, any case).
+/// Whether `path` names a MikuMikuDance project by its extension (`.pmm`, any case).
+pub fn is_project_path(path: &Path) -> bool {
+    (path.extension().and_then(|e| e.to_str())).is_some_and(|e| e.eq_ignore_ascii_case("pmm"))
+}
+
+/// The project in a list of files as a user gives them, when the list is one `.pmm` file.
 pub fn single_project(files: &[PathBuf]) -> Option<&Path> {
     match files {
-        [one] => one
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("pmm"))
-            .then_some(one.as_path()),
+        [one] if is_project_path(one) => Some(one),
         _ => None,
     }
 }
