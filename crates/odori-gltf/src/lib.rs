@@ -22,8 +22,11 @@ pub mod geometry;
 pub mod materials;
 pub mod reduce;
 pub mod sample;
-pub mod space;
 pub mod write;
+
+/// MMD's frame to a right-handed one: the pose runtime's rule, shared with odori's npm
+/// package.
+pub use odori_pose::space;
 
 pub use error::GltfError;
 pub use reduce::Tolerance;

@@ -4,7 +4,7 @@
 
 use crate::buffer::Buffer;
 use odori_playback::ModelAsset;
-use odori_render::model::{SphereMode, ToonRef};
+use odori_render::model::ToonRef;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -112,12 +112,7 @@ fn mmd_values(m: &odori_render::model::MaterialDesc) -> Value {
         "specularPower": m.specular_power,
         "texture": m.texture,
         "sphere": m.sphere,
-        "sphereMode": match m.sphere_mode {
-            SphereMode::None => "none",
-            SphereMode::Multiply => "multiply",
-            SphereMode::Add => "add",
-            SphereMode::SubTexture => "subtexture",
-        },
+        "sphereMode": m.sphere_mode.name(),
         "toon": match &m.toon {
             ToonRef::None => Value::Null,
             ToonRef::Shared(i) => json!(format!("toon{:02}.bmp", i + 1)),

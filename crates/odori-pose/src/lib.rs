@@ -39,6 +39,7 @@ pub mod model;
 mod morph;
 pub mod motion;
 mod sample;
+pub mod space;
 mod unfused;
 
 pub use error::PoseError;

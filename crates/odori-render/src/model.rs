@@ -18,6 +18,19 @@ pub enum SphereMode {
     SubTexture,
 }
 
+impl SphereMode {
+    /// The mode's name where odori writes it for other tools (glTF `extras`, the npm
+    /// package's materials): none, multiply, add or subtexture.
+    pub fn name(self) -> &'static str {
+        match self {
+            SphereMode::None => "none",
+            SphereMode::Multiply => "multiply",
+            SphereMode::Add => "add",
+            SphereMode::SubTexture => "subtexture",
+        }
+    }
+}
+
 /// Which toon ramp a material uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToonRef {

@@ -1,18 +1,20 @@
 // Measurement harness, not product, and not a test (nothing here passes or fails): times
-// babylon-mmd 1.3's WASM runtime (babylon.html) and odori's page (target/web) on the same
+// babylon-mmd 1.3's WASM runtime (babylon.html), odori's page (target/web), odori's npm
+// package (package.html) and three.js r171's MMDAnimationHelper (three171.html) on the same
 // work, Gene_light.pmx × wavefile_v2.vmd, in one headless Chromium with the flags of
-// tests/browser/run.mjs (WebGL2 on SwiftShader), alternating the two runtimes round by round.
-//   node run.mjs WEB_DIR ASSETS_DIR OUT_DIR [ROUNDS]
+// tests/browser/run.mjs (WebGL2 on SwiftShader), alternating the runtimes round by round.
+//   node run.mjs WEB_DIR ASSETS_DIR OUT_DIR [ROUNDS] [PACKAGE_DIR]
 // WEB_DIR: odori's built page (build.sh); ASSETS_DIR: ../shared/assets (read where it is,
-// never copied). Serves WEB_DIR at /web/, this folder at /bench/ and ASSETS_DIR at /assets/
-// from a local port. Prints a table; writes OUT_DIR/result.json (every figure) and a
-// screenshot of each runtime's canvas while playing.
+// never copied); PACKAGE_DIR: the npm package's folder (build.sh --package: target/npm/odori).
+// Serves WEB_DIR at /web/, this folder at /bench/, ASSETS_DIR at /assets/ and PACKAGE_DIR at
+// /odori/ from a local port. Prints two tables; writes OUT_DIR/result.json (every figure) and
+// a screenshot of each runtime's canvas while playing.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { geneFiles, launch, serve } from "./harness.mjs";
 
-const [webDir, assetsDir, out, roundsArg] = process.argv.slice(2);
+const [webDir, assetsDir, out, roundsArg, packageDir] = process.argv.slice(2);
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = +(roundsArg || 3);
 const FRAMES = 600; // frames 1..600, as App::bench
@@ -32,7 +34,7 @@ if (webDir === "--table") {
 }
 fs.mkdirSync(out, { recursive: true });
 
-const server = await serve({ web: webDir, bench: benchDir, assets: assetsDir });
+const server = await serve({ web: webDir, bench: benchDir, assets: assetsDir, odori: packageDir || webDir });
 const base = server.base;
 const browser = await launch({ width: 1400, height: 1000 });
 const context = browser.context;
@@ -106,6 +108,39 @@ async function odori(round, msaa, bench) {
   await page.close();
 }
 
+// Warm-up calls, then REPEATS timed ones, of `call(arg)` on `page`, each added to `name`.
+async function timed(page, name, call, arg) {
+  await page.evaluate(([c, a, ms]) => {
+    const t = performance.now();
+    while (performance.now() - t < ms) window.eval(c)(a);
+  }, [call, arg, WARMUP_MS]);
+  for (let i = 0; i < REPEATS; i++) add(name, await page.evaluate(([c, a]) => window.eval(c)(a), [call, arg]));
+}
+
+async function odoriPackage() {
+  const page = await open(`${base}/bench/package.html`);
+  await wait(page, () => window.pkg);
+  const gene = path.join(assetsDir, "gene");
+  const files = ["Gene_light.pmx", ...fs.readdirSync(path.join(gene, "light")).map((f) => `light/${f}`)];
+  await page.evaluate((f) => window.pkg.load(f), files);
+  await wait(page, () => window.pkg.ready || window.pkg.error);
+  const error = await page.evaluate(() => window.pkg.error);
+  if (error) throw new Error(`odori package: ${error}`);
+  await timed(page, "package pose", `(n) => window.pkg.bench(n, false)`, FRAMES);
+  await timed(page, "package pose+physics", `(n) => window.pkg.bench(n, true)`, FRAMES);
+  await timed(page, "package adapter", `(n) => window.pkg.applyBench(n)`, FRAMES);
+  await page.close();
+}
+
+async function three171(physics) {
+  const page = await open(`${base}/bench/three171.html?physics=${physics ? 1 : 0}`);
+  await wait(page, () => window.t171 && (window.t171.ready || window.t171.error));
+  const error = await page.evaluate(() => window.t171.error);
+  if (error) throw new Error(`three r171: ${error}`);
+  await timed(page, `three171 ${physics ? "pose+physics" : "pose"}`, `(n) => window.t171.bench(n)`, FRAMES);
+  await page.close();
+}
+
 try {
   for (let round = 0; round < ROUNDS; round++) {
     // A then B, then B then A: neither runtime always runs on the warmer machine.
@@ -116,10 +151,13 @@ try {
       () => odori(round, 4, true),
       () => odori(round, 1, false),
     ];
-    let order = round % 2 === 0 ? steps : [...steps.slice(3), ...steps.slice(0, 3)];
-    // ODORI_BENCH_ONLY=babylon or =odori: one side alone (to try the harness).
+    // The package and three r171 when the package is built (PACKAGE_DIR).
+    const libraries = packageDir ? [() => three171(false), () => three171(true), () => odoriPackage()] : [];
+    let order = round % 2 === 0 ? [...steps, ...libraries]
+      : [...libraries.slice().reverse(), ...steps.slice(3), ...steps.slice(0, 3)];
+    // ODORI_BENCH_ONLY=babylon, =odori or =libraries: one side alone (to try the harness).
     const only = process.env.ODORI_BENCH_ONLY;
-    if (only) order = only === "babylon" ? steps.slice(0, 3) : steps.slice(3);
+    if (only) order = only === "babylon" ? steps.slice(0, 3) : only === "odori" ? steps.slice(3) : libraries;
     for (const step of order) await step();
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
@@ -165,4 +203,17 @@ function printTable({ browser, rounds, figures }) {
       : "—";
     console.log(`| ${work} | ${b ? show(b, unit) : "—"} | ${show(o, unit)} | ${ratio} |`);
   }
+  if (!figures["package pose"] && !figures["three171 pose"]) return;
+  // The libraries a web developer picks between: odori's package (as its adapter runs it),
+  // three r171's MMDAnimationHelper and babylon-mmd's WASM runtime.
+  const speedup = (slow, fast) => (figures[slow] && figures[fast]
+    ? `${(best(figures[slow], "µs") / best(figures[fast], "µs")).toFixed(1)}× / ${(median(figures[slow]) / median(figures[fast])).toFixed(1)}×`
+    : "—");
+  console.log("");
+  console.log(`| work | three r171 MMDAnimationHelper | babylon-mmd 1.3 WASM | odori package | odori faster than three r171 / than babylon-mmd, best / median |`);
+  console.log(`| --- | --- | --- | --- | --- |`);
+  for (const work of ["pose", "pose+physics"]) {
+    console.log(`| ${work} | ${show(`three171 ${work}`, "µs")} | ${show(`babylon ${work}`, "µs")} | ${show(`package ${work}`, "µs")} | ${speedup(`three171 ${work}`, `package ${work}`)} / ${speedup(`babylon ${work}`, `package ${work}`)} |`);
+  }
+  console.log(`| adapter: one evaluation copied into three.js | — | — | ${show("package adapter", "µs")} | share of pose: ${figures["package adapter"] && figures["package pose"] ? (best(figures["package adapter"], "µs") / best(figures["package pose"], "µs")).toFixed(2) : "—"} |`);
 }

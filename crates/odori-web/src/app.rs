@@ -12,11 +12,6 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-/// The longest step forward [`App::play_to`] plays through rather than seeks (3 s).
-const PLAY_GAP: f64 = 90.0;
-/// The step it plays through in, in MMD frames (under the physics world's 5-frame gap).
-const STEP: f64 = 4.0;
-
 /// Radians of orbit per pixel dragged.
 const ORBIT_PER_PIXEL: f32 = 0.008;
 
@@ -108,32 +103,15 @@ impl App {
         self.canvas.adapter.clone()
     }
 
-    /// MMD's frames a second (the motion's clock), for the page's sound clock: its one home
-    /// is the playback library's, not a number spelled in the page.
-    pub fn frames_per_second() -> f64 {
-        f64::from(odori_playback::FPS)
-    }
-
     /// Move the clock on by `seconds` of real time.
     pub fn advance(&mut self, seconds: f64) {
         self.play_to(self.player.position() + seconds * f64::from(odori_playback::FPS));
     }
 
-    /// Move the clock to `frame` as playing does (the page calls this with the soundtrack's
-    /// time): a step forward of up to [`PLAY_GAP`] frames is played through, every
-    /// [`STEP`] frames evaluated on the way, so that physics steps on at a low frame rate
-    /// instead of restarting (a jump of more than 5 frames counts as a seek for the physics
-    /// world); anything else is a seek.
+    /// Move the clock to `frame` as playing does ([`crate::clock::play_to`]; the page calls
+    /// this with the soundtrack's time).
     pub fn play_to(&mut self, frame: f64) {
-        let mut at = self.player.position();
-        if frame >= at && frame - at <= PLAY_GAP {
-            while frame - at > STEP {
-                at += STEP;
-                self.player.seek(at);
-                self.player.evaluate(&mut self.frame);
-            }
-        }
-        self.player.seek(frame);
+        crate::clock::play_to(&mut self.player, &mut self.frame, frame);
     }
 
     /// Jump to MMD frame `frame` (30 per second).

@@ -46,7 +46,9 @@ pub fn kind_of(path: &str) -> Kind {
 /// a time; models dropped together stand at the origin, or side by side when asked); a drop
 /// of motions alone adds them to the cast, as MikuMikuDance's "load motion" does: a VMD with
 /// only camera keys becomes the camera, any other motion goes to the chosen model (the last
-/// one unless told).
+/// one unless told). Within a drop that holds models, each motion goes to the model it
+/// matches best (`best_matches`), and a PMD beside a PMX of the same name in the same
+/// folder is the same model twice: the PMX is loaded (`distinct_models`).
 #[derive(Default)]
 pub struct Cast {
     models: Vec<CastModel>,
@@ -129,19 +131,21 @@ impl Cast {
             }
             return Ok((Added::Motions, warnings));
         }
+        let model_paths = distinct_models(&files, &mut warnings);
         let mut models = Vec::new();
-        let model_count = files
-            .iter()
-            .filter(|f| kind_of(&f.0) == Kind::Model)
-            .count();
-        for (model_path, bytes) in files.iter().filter(|f| kind_of(&f.0) == Kind::Model) {
+        for (i, model_path) in model_paths.iter().enumerate() {
+            let bytes = &files
+                .iter()
+                .find(|f| &f.0 == model_path)
+                .expect("a path of the drop")
+                .1;
             let (doc, diagnostics) = parse(model_path, bytes)?;
             let file = match &doc {
                 Document::Pmx(p) => ModelFile::Pmx(p),
                 Document::Pmd(p) => ModelFile::Pmd(p),
                 _ => return Err(format!("{model_path}: not a model (PMX or PMD)")),
             };
-            let last = models.len() + 1 == model_count;
+            let last = i + 1 == model_paths.len();
             let textures = textures_for(model_path, &files, &mut images, last);
             let asset =
                 ModelAsset::compile(file, TextureSource::Files(Arc::new(textures)), model_path)
@@ -153,12 +157,11 @@ impl Cast {
                 motions: Vec::new(),
             });
         }
-        // Every model of the drop dances every motion of it.
-        if let Some((last, rest)) = models.split_last_mut() {
-            for m in rest {
-                m.motions = motions.clone();
+        // Each motion goes to the model (or models) of the drop it matches best.
+        for motion in motions {
+            for m in best_matches(&models, &motion) {
+                models[m].motions.push(motion.clone());
             }
-            last.motions = motions;
         }
         self.models = models;
         self.camera = camera;
@@ -198,6 +201,54 @@ impl Cast {
         }
         (scene, warnings)
     }
+}
+
+/// The model files of a drop, in name order, without a PMD that has a PMX of the same name in
+/// the same folder (model distributions often ship both; MMD users load the PMX, which carries
+/// more): each PMD left out is named in a warning.
+fn distinct_models(files: &[(String, Vec<u8>)], warnings: &mut Vec<String>) -> Vec<String> {
+    let models: Vec<&String> = (files.iter())
+        .filter(|f| kind_of(&f.0) == Kind::Model)
+        .map(|f| &f.0)
+        .collect();
+    let stem = |p: &str| {
+        p.rsplit_once('.')
+            .map_or(p, |(s, _)| s)
+            .replace('\\', "/")
+            .to_lowercase()
+    };
+    let is_pmd = |p: &str| p.to_ascii_lowercase().ends_with(".pmd");
+    let mut kept = Vec::new();
+    for &path in &models {
+        let twin = (models.iter()).find(|other| !is_pmd(other) && stem(other) == stem(path));
+        match twin {
+            Some(pmx) if is_pmd(path) => warnings.push(format!(
+                "{path}: the same model as {pmx} (same name, same folder): {pmx} is loaded"
+            )),
+            _ => kept.push(path.clone()),
+        }
+    }
+    kept
+}
+
+/// The models `motion` goes to: those whose bones and morphs it matches best, that is, where
+/// the fewest of its tracks find nothing (all of them on a tie: two dancers of one skeleton
+/// dropped with one dance both dance it).
+fn best_matches(models: &[CastModel], motion: &MotionFile) -> Vec<usize> {
+    if models.len() < 2 {
+        return (0..models.len()).collect();
+    }
+    let unmatched: Vec<usize> = (models.iter())
+        .map(|m| {
+            odori_pose::Motion::bind(m.asset.pose(), &[motion.source()])
+                .unbound()
+                .len()
+        })
+        .collect();
+    let fewest = unmatched.iter().copied().min().unwrap_or(0);
+    (0..models.len())
+        .filter(|&i| unmatched[i] == fewest)
+        .collect()
 }
 
 /// The audio files among `files` (those a zip held: the page decodes loose ones itself), taken
@@ -260,14 +311,17 @@ fn read_motions(
 }
 
 /// Parse any MMD file, the error naming it.
-fn parse(path: &str, bytes: &[u8]) -> Result<(Document, Vec<odori_format::Diagnostic>), String> {
+pub(crate) fn parse(
+    path: &str,
+    bytes: &[u8],
+) -> Result<(Document, Vec<odori_format::Diagnostic>), String> {
     odori_format::parse_any(bytes).map_err(|e| e.with_path(path).to_string())
 }
 
 /// The non-model, non-motion files and the decoded images, by their path relative to the
 /// folder of `model_path` (files outside it keep their whole path: found by base name only).
 /// The images are moved into the set for the `last` model, cloned for the others.
-fn textures_for(
+pub(crate) fn textures_for(
     model_path: &str,
     files: &[(String, Vec<u8>)],
     images: &mut Vec<(String, RgbaImage)>,

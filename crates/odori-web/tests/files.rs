@@ -345,3 +345,60 @@ fn zip_file(entries: &[(Vec<u8>, Vec<u8>, bool)]) -> Vec<u8> {
     out.extend(0u16.to_le_bytes());
     out
 }
+
+/// A drop with several models (Gene's folder holds a PMX and a PMD of her; users drop more
+/// than one model): the PMD twin of a PMX in the same folder is left out with a
+/// warning naming it, and each motion goes to the model it matches best. Evidence: the
+/// makers' own pairing: Gene's expression VMD (in her folder, made for her morphs) goes to
+/// Gene and not to Miku; wavefile_v2, made for miku_v2 (it leaves 1 track unmatched there,
+/// 74 in Gene), goes to Miku; two copies of one model tie and both dance.
+#[test]
+fn a_drop_of_several_models_gives_each_the_motions_made_for_it() {
+    let (Some(mut files), Some(gene), Some(miku)) = (
+        read_gene(true),
+        odori_testkit::shared("assets/gene"),
+        odori_testkit::shared("assets/miku_v2"),
+    ) else {
+        return;
+    };
+    let pmd = std::fs::read(gene.join("Gene_light.pmd")).unwrap();
+    files.push(("Gene/Gene_light.pmd".into(), pmd));
+    for f in ["miku_v2.pmd", "eyeM2.bmp"] {
+        files.push((format!("miku_v2/{f}"), std::fs::read(miku.join(f)).unwrap()));
+    }
+    let happy = std::fs::read(gene.join("motion/01_happy.vmd")).unwrap();
+    files.push(("01_happy.vmd".into(), happy));
+    let loaded = scene_from_files(files.clone()).unwrap();
+    let labels: Vec<&str> = (loaded.scene.models().iter())
+        .map(|m| m.asset().label())
+        .collect();
+    assert_eq!(labels, ["Gene/Gene_light.pmx", "miku_v2/miku_v2.pmd"]);
+    assert!(
+        (loaded.warnings.iter())
+            .any(|w| w.starts_with("Gene/Gene_light.pmd: the same model as Gene/Gene_light.pmx")),
+        "{:#?}",
+        loaded.warnings
+    );
+    // Gene's expression (300 frames) alone on Gene; the dance (2,809) alone on Miku.
+    let ends: Vec<f32> = (loaded.scene.models().iter())
+        .map(|m| m.motion().end_frame())
+        .collect();
+    assert_eq!(ends, [300.0, 2809.0]);
+
+    // Two copies of Gene and the dance: a tie, so both dance it.
+    let mut twins: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .filter(|f| f.0.starts_with("Gene/") && !f.0.ends_with(".pmd"))
+        .cloned()
+        .collect();
+    let copies: Vec<_> = (twins.iter())
+        .map(|(p, b)| (p.replacen("Gene/", "Gene copy/", 1), b.clone()))
+        .collect();
+    twins.extend(copies);
+    twins.extend(files.iter().filter(|f| f.0 == "wavefile_v2.vmd").cloned());
+    let loaded = scene_from_files(twins).unwrap();
+    let ends: Vec<f32> = (loaded.scene.models().iter())
+        .map(|m| m.motion().end_frame())
+        .collect();
+    assert_eq!(ends, [2809.0, 2809.0]);
+}

@@ -1,7 +1,7 @@
 // The page around odori's wasm module: clock, controls, files and audio. odori (Rust) poses,
 // simulates, deforms and draws; this script owns the clock (the audio's when a soundtrack
 // plays, so motion and sound stay together), the controls, and reading dropped files.
-import init, { App } from "./odori_web.js";
+import init, { App, framesPerSecond } from "./odori_web.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -36,7 +36,7 @@ function syncControls() {
 }
 
 // The audio clock: the soundtrack's time is the motion's (MMD frame = seconds × MMD's frames
-// a second, App.frames_per_second(), set once the module is loaded).
+// a second, framesPerSecond(), set once the module is loaded).
 let FPS = 0;
 function startAudio() {
   const a = state.audio;
@@ -391,7 +391,7 @@ window.odori = {
 
 async function main() {
   await init();
-  FPS = App.frames_per_second();
+  FPS = framesPerSecond();
   try {
     state.app = await App.create(canvas, params.get("backend") === "webgl", +(params.get("msaa") || 4));
   } catch (e) {

@@ -1,5 +1,5 @@
-//! MMD's left-handed frame (Y up, Z into the screen) to glTF's right-handed one (Y up, +Z
-//! toward the viewer): the mirror C = diag(1, 1, −1). A point p becomes C·p, a transform M
+//! MMD's left-handed frame (Y up, Z into the screen) to a right-handed one (glTF's and
+//! three.js's: Y up, +Z toward the viewer): the mirror C = diag(1, 1, −1). A point p becomes C·p, a transform M
 //! becomes C·M·C (so that C·M·C applied to C·p is C·(M·p)), a rotation quaternion
 //! (x, y, z, w) becomes (−x, −y, z, w), and each triangle's winding is reversed, since a
 //! mirror turns front faces into back faces.
