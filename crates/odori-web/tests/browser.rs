@@ -479,6 +479,25 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
         end > 2000.0,
         "the motion did not reach the model: end frame {end}"
     );
+    // The page shows what it warned about (the dance's tracks Gene lacks, counted by the
+    // binder natively below as the same words) over the picture; its header names the scene
+    // compactly, the model and the motion, not the twelve textures, which are in the list.
+    let shown = &result["geneShown"];
+    assert_eq!(shown["warningsHidden"], serde_json::json!(false), "{shown}");
+    let on_page = shown["warnings"].as_array().unwrap();
+    assert!(
+        on_page.iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .contains("match nothing in Gene_light.pmx")),
+        "{shown}"
+    );
+    let status = shown["status"].as_str().unwrap();
+    assert!(
+        status.starts_with("Gene_light.pmx · wavefile_v2.vmd — ") && !status.contains(".png"),
+        "{status}"
+    );
+    assert_eq!(shown["files"].as_array().unwrap().len(), 14, "{shown}");
     browser_decoded_as_odori(gene.as_ref().unwrap(), &result["geneDecoded"]);
     // Pose and physics in the page are native's, bit for bit.
     let scene = native_gene_scene(gene.as_ref().unwrap(), vmd.as_ref().unwrap());

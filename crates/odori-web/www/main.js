@@ -27,12 +27,54 @@ function showError(message) {
   window.odori.lastError = message;
 }
 
+// Warnings of the last load (a texture not found, motion tracks that match nothing), one line
+// each, over the picture until dismissed.
+function showWarnings(warnings) {
+  const box = $("warnings");
+  const list = box.querySelector("ul");
+  list.replaceChildren(...warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
+  box.hidden = warnings.length === 0;
+}
+
+// The header's line: what plays, compactly (models, motions, camera, song by file name), with
+// every file loaded behind a disclosure. A drop with a model starts the list again; motions or
+// a song dropped on their own join it.
+let sceneFiles = [];
+function showScene(drop) {
+  const startsScene = drop.some(({ path }) => /\.(pmx|pmd|zip)$/i.test(path));
+  sceneFiles = startsScene ? drop : [...sceneFiles, ...drop];
+  const list = sceneFiles;
+  const name = (p) => p.split(/[\\/]/).pop();
+  const of = (re) => list.map((f) => f.path).filter((p) => re.test(p)).map(name);
+  const parts = [];
+  const models = of(/\.(pmx|pmd)$/i);
+  const motions = of(/\.(vmd|vpd)$/i);
+  const zips = of(/\.zip$/i);
+  const songs = of(AUDIO);
+  if (models.length || zips.length) parts.push([...models, ...zips].join(", "));
+  if (motions.length) parts.push(motions.length > 2 ? `${motions.length} motions` : motions.join(", "));
+  if (songs.length) parts.push(`♪ ${songs.join(", ")}`);
+  const adapter = $("status").textContent.split(" — ").pop();
+  $("status").textContent = `${parts.join(" · ") || "files"} — ${adapter}`;
+  const files = $("filelist");
+  files.querySelector("summary").textContent = `${list.length} file${list.length === 1 ? "" : "s"}`;
+  files.querySelector("ul").replaceChildren(
+    ...list.map((f) => Object.assign(document.createElement("li"), { textContent: f.path })));
+  files.hidden = false;
+}
+
+// The switches the user wants (a switch that does not apply to the scene shows unticked and
+// disabled, and comes back as the user left it when a scene it applies to is loaded).
+const wanted = { physics: true, camera: true };
+
 function syncControls() {
   const app = state.app;
   $("timeline").max = Math.max(1, Math.ceil(app.end_frame()));
   $("play").textContent = state.playing ? "Pause" : "Play";
-  $("physics").disabled = !app.has_physics();
-  $("camera").disabled = !app.has_motion_camera();
+  for (const [id, on] of [["physics", app.has_physics()], ["camera", app.has_motion_camera()]]) {
+    $(id).disabled = !on;
+    $(id).checked = on && wanted[id];
+  }
 }
 
 // The audio clock: the soundtrack's time is the motion's (MMD frame = seconds × MMD's frames
@@ -119,18 +161,26 @@ function tick(now) {
   if (state.frames === 1) window.odori.firstFrameMs = performance.now();
   $("timeline").value = app.position();
   $("frame").textContent = app.position().toFixed(1);
+  // Stage times averaged over the last second's frames (one reading is too coarse: the
+  // browser's clock has 0.1 ms steps), and "other", what the frame took beyond them (the
+  // browser's compositing, the page, waiting), so the line adds up to the frame.
   const fps = state.fps;
   if (fps.since === null) fps.since = now;
   fps.frames++;
+  const t = app.stage_times();
+  fps.sums = (fps.sums || [0, 0, 0, 0]).map((v, i) => v + t[i]);
   if (now - fps.since >= 1000) {
     fps.value = (fps.frames * 1000) / (now - fps.since);
+    fps.mean = fps.sums.map((v) => v / fps.frames);
     fps.since = now;
     fps.frames = 0;
+    fps.sums = [0, 0, 0, 0];
   }
-  const t = app.stage_times();
+  const m = fps.mean || t;
+  const other = fps.value > 0 ? Math.max(0, 1000 / fps.value - m.reduce((a, b) => a + b, 0)) : 0;
   const held = state.audio && state.audio.ctx.state === "suspended" ? " · sound: click to start" : "";
-  $("times").textContent = `${fps.value.toFixed(1)} fps · pose ${t[0].toFixed(2)} physics ${t[1].toFixed(2)}` +
-    ` deform ${t[2].toFixed(2)} draw ${t[3].toFixed(2)} ms${held}`;
+  $("times").textContent = `${fps.value.toFixed(1)} fps · ms: pose ${m[0].toFixed(2)} physics ${m[1].toFixed(2)}` +
+    ` deform ${m[2].toFixed(2)} draw ${m[3].toFixed(2)} other ${other.toFixed(1)}${held}`;
   requestAnimationFrame(tick);
 }
 
@@ -197,6 +247,7 @@ async function loadFiles(list) {
     return;
   }
   $("error").hidden = true;
+  $("warnings").hidden = true;
   const t0 = performance.now();
   // Drawing pauses while the files are read: every await would otherwise let a frame draw
   // (hundreds of ms each on a software rasteriser) between two files. All files are read,
@@ -236,6 +287,7 @@ async function loadFiles(list) {
       window.odori.loadMs = performance.now() - t0;
       if (warnings.length) console.warn(warnings.join("\n"));
       window.odori.warnings = warnings;
+      showWarnings(warnings);
       if (state.audio) stopAudio();
     }
     if (audio) {
@@ -246,7 +298,7 @@ async function loadFiles(list) {
       await loadAudio(name, app.take_song().buffer);
     }
     syncControls();
-    $("status").textContent = `${list.map((f) => f.path).join(", ")}`;
+    showScene(list);
     window.odori.loads++;
     if (state.playing) startAudio();
   } catch (e) {
@@ -319,6 +371,7 @@ function wireCanvas() {
     state.dirty = true;
     drag = [e.clientX, e.clientY];
     $("camera").checked = false;
+    wanted.camera = false;
   };
   canvas.onpointerup = () => { drag = null; };
   canvas.onwheel = (e) => {
@@ -343,8 +396,17 @@ function wireControls() {
     state.dirty = true;
     if (state.playing) startAudio();
   };
-  $("camera").onchange = (e) => { state.app && state.app.set_motion_camera(e.target.checked); state.dirty = true; };
-  $("physics").onchange = (e) => { state.app && state.app.set_physics(e.target.checked); state.dirty = true; };
+  $("camera").onchange = (e) => {
+    wanted.camera = e.target.checked;
+    if (state.app) state.app.set_motion_camera(e.target.checked);
+    state.dirty = true;
+  };
+  $("physics").onchange = (e) => {
+    wanted.physics = e.target.checked;
+    if (state.app) state.app.set_physics(e.target.checked);
+    state.dirty = true;
+  };
+  $("dismiss").onclick = () => { $("warnings").hidden = true; };
   $("files").onchange = (e) => loadFiles(filesOf(e.target));
   $("folder").onchange = (e) => loadFiles(filesOf(e.target));
   wireCanvas();

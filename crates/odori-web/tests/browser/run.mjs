@@ -121,6 +121,14 @@ try {
     await wait(() => window.odori.loads >= 2 || window.odori.lastError);
     result.motionError = await page.evaluate(() => window.odori.lastError);
     result.geneEndAfter = await page.evaluate(() => window.odori.endFrame());
+    // What the page shows of it: the warnings over the picture, the header's scene line and
+    // its file list.
+    result.geneShown = await page.evaluate(() => ({
+      warnings: [...document.querySelectorAll("#warnings li")].map((li) => li.textContent),
+      warningsHidden: document.getElementById("warnings").hidden,
+      status: document.getElementById("status").textContent,
+      files: [...document.querySelectorAll("#filelist li")].map((li) => li.textContent),
+    }));
     // Pose, and pose with physics, of as many frames as the test asks (ODORI_WEB_DIGEST), for
     // it to hold to native's.
     result.poseDigest = await page.evaluate((n) => window.odori.poseDigest(n, false), POSE_FRAMES);
