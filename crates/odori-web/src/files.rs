@@ -81,8 +81,8 @@ impl Cast {
         Cast::default()
     }
 
-    /// Add dropped files (zips are opened first). `Err` is one message naming the file that
-    /// could not be used, and the cast is unchanged; `Ok` has what changed and the warnings.
+    /// Add dropped files (zips are opened first). `Err` names each file that could not be
+    /// used (a line each), and the cast is unchanged; `Ok` has what changed and the warnings.
     pub fn add(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<(Added, Vec<String>), String> {
         self.add_with_images(files, Vec::new())
     }
@@ -97,8 +97,13 @@ impl Cast {
         files.sort_by(|a, b| a.0.cmp(&b.0));
         let mut warnings = Vec::new();
         let song = take_song(&mut files, &mut warnings);
-        let (motions, camera) = read_motions(&files, &mut warnings)?;
+        // Every file that cannot be used is named, each on its line, not only the first.
+        let mut errors = Vec::new();
+        let (motions, camera) = read_motions(&files, &mut warnings, &mut errors);
         let has_model = files.iter().any(|f| kind_of(&f.0) == Kind::Model);
+        if !has_model && !errors.is_empty() {
+            return Err(errors.join("\n"));
+        }
         if !has_model {
             let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
             if motions.is_empty() && camera.is_none() {
@@ -139,23 +144,43 @@ impl Cast {
                 .find(|f| &f.0 == model_path)
                 .expect("a path of the drop")
                 .1;
-            let (doc, diagnostics) = parse(model_path, bytes)?;
+            let (doc, diagnostics) = match parse(model_path, bytes) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
             let file = match &doc {
                 Document::Pmx(p) => ModelFile::Pmx(p),
                 Document::Pmd(p) => ModelFile::Pmd(p),
-                _ => return Err(format!("{model_path}: not a model (PMX or PMD)")),
+                _ => {
+                    errors.push(format!("{model_path}: not a model (PMX or PMD)"));
+                    continue;
+                }
             };
             let last = i + 1 == model_paths.len();
             let textures = textures_for(model_path, &files, &mut images, last);
-            let asset =
-                ModelAsset::compile(file, TextureSource::Files(Arc::new(textures)), model_path)
-                    .map_err(|e| e.to_string())?;
+            let asset = match ModelAsset::compile(
+                file,
+                TextureSource::Files(Arc::new(textures)),
+                model_path,
+            ) {
+                Ok(asset) => asset,
+                Err(e) => {
+                    errors.push(e.to_string());
+                    continue;
+                }
+            };
             warnings.extend(diagnostics.iter().map(|d| format!("{model_path}: {d}")));
             warnings.extend(asset.warnings().iter().cloned());
             models.push(CastModel {
                 asset: Arc::new(asset),
                 motions: Vec::new(),
             });
+        }
+        if !errors.is_empty() {
+            return Err(errors.join("\n"));
         }
         // Each motion goes to the model (or models) of the drop it matches best.
         for motion in motions {
@@ -287,27 +312,37 @@ fn expand_zips(files: Vec<(String, Vec<u8>)>) -> Result<Vec<(String, Vec<u8>)>, 
 }
 
 /// The motions among `files`, in name order, and the last camera-only VMD (one with camera
-/// keys and no bone or morph keys).
+/// keys and no bone or morph keys); each file that cannot be read is added to `errors`.
 fn read_motions(
     files: &[(String, Vec<u8>)],
     warnings: &mut Vec<String>,
-) -> Result<(Vec<MotionFile>, Option<Box<Vmd>>), String> {
+    errors: &mut Vec<String>,
+) -> (Vec<MotionFile>, Option<Box<Vmd>>) {
     let mut motions = Vec::new();
     let mut camera = None;
     for (path, bytes) in files.iter().filter(|f| kind_of(&f.0) == Kind::Motion) {
-        let (doc, diagnostics) = parse(path, bytes)?;
+        let (doc, diagnostics) = match parse(path, bytes) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
         warnings.extend(diagnostics.iter().map(|d| format!("{path}: {d}")));
         let motion = match doc {
             Document::Vmd(v) => MotionFile::Vmd(v),
             Document::Vpd(v) => MotionFile::Vpd(v),
-            _ => return Err(format!("{path}: not a motion (VMD or VPD)")),
+            _ => {
+                errors.push(format!("{path}: not a motion (VMD or VPD)"));
+                continue;
+            }
         };
         match motion {
             MotionFile::Vmd(v) if motion.is_camera_only() => camera = Some(v),
             other => motions.push(other),
         }
     }
-    Ok((motions, camera))
+    (motions, camera)
 }
 
 /// Parse any MMD file, the error naming it.

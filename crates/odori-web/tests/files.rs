@@ -128,8 +128,24 @@ fn bad_input_is_refused_naming_the_file() {
     // A text file named .vmd.
     let mut bad = files.clone();
     bad[1].1 = b"not a motion".to_vec();
-    let e = scene_from_files(bad).err().unwrap();
+    let e = scene_from_files(bad.clone()).err().unwrap();
     assert!(e.starts_with("wavefile_v2.vmd:"), "{e}");
+    // Several bad files: each is named, a line each.
+    bad[0].1.truncate(100_000);
+    bad.push((
+        "poses/broken.vpd".into(),
+        b"Vocaloid Pose Data file\n".to_vec(),
+    ));
+    let e = scene_from_files(bad).err().unwrap();
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 3, "{e}");
+    for name in [
+        "Gene/Gene_light.pmx:",
+        "poses/broken.vpd:",
+        "wavefile_v2.vmd:",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(name)), "{name} in {e}");
+    }
     assert_eq!(kind_of("a/B.PMD"), Kind::Model);
     assert_eq!(kind_of("song.Mp3"), Kind::Audio);
     assert_eq!(kind_of("t.png"), Kind::Other);
