@@ -11,6 +11,9 @@
 //! - with physics, every skinning matrix, morph weight and the visibility equal the native
 //!   player's with the package's options (the page's, CPU deformation off), the same seeks,
 //!   bit for bit: the same Rust compiled for wasm32 moves no bit;
+//! - the same model read from its bytes with a resolver is asked for every texture the PMX
+//!   names and warns of none missing, and each material's texture odori decodes has the size
+//!   the PNG's header gives (read here with the `image` crate) either way;
 //! - a PMX cut short throws an `OdoriError` naming the file, the section and the byte offset;
 //!   a motion bound to another model is refused with an `OdoriError`.
 //!
@@ -228,6 +231,41 @@ fn the_packed_package_poses_in_node_as_native_does() {
             );
         }
     }
+
+    // A resolver, and the decoded textures.
+    let resolver = &result["resolver"];
+    let asked: Vec<&str> = (resolver["asked"].as_array().unwrap().iter())
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let named = odori_format::read_path(&gene.join("Gene_light.pmx"))
+        .unwrap()
+        .0;
+    let odori_format::Document::Pmx(pmx) = named else {
+        panic!("Gene_light.pmx is a PMX")
+    };
+    for t in &pmx.textures {
+        assert!(
+            asked.contains(&t.as_str()),
+            "{t} was not asked for: {asked:?}"
+        );
+    }
+    assert!(
+        !(resolver["warnings"].as_array().unwrap().iter())
+            .any(|w| w.as_str().unwrap().contains("texture")),
+        "{resolver}"
+    );
+    let names = resolver["textureNames"].as_array().unwrap();
+    let mut checked = 0;
+    for key in ["decoded", "decodedFromFiles"] {
+        for (name, got) in names.iter().zip(resolver[key].as_array().unwrap()) {
+            let Some(name) = name.as_str() else { continue };
+            let path = gene.join(name.replace('\\', "/"));
+            let (w, h) = image::image_dimensions(&path).unwrap();
+            assert_eq!(got, &serde_json::json!([w, h, w * h * 4]), "{key}: {name}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2 * 12, "textured materials checked: {checked}");
 
     // Bad bytes: an OdoriError naming the file, the section and the byte offset.
     let cut = &result["truncated"];

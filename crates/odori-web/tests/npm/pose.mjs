@@ -66,6 +66,28 @@ const result = {
   dancer.dispose();
 }
 
+// The same model from its bytes and a resolver asked for each texture name (as a page that
+// fetches them one by one), and the images odori decodes for each material.
+const resolved = [];
+const viaResolver = await Model.load(files.get('Gene_light.pmx'), {
+  name: 'Gene_light.pmx',
+  resolve: async (name) => {
+    resolved.push(name);
+    return files.get(name.replaceAll('\\', '/'));
+  },
+});
+const decoded = (m) => m.materials.map((mat, i) => {
+  const img = mat.texture ? m.image(i, 'texture') : null;
+  return img ? [img.width, img.height, img.pixels.length] : null;
+});
+result.resolver = {
+  asked: resolved,
+  warnings: viaResolver.warnings,
+  decoded: decoded(viaResolver),
+  decodedFromFiles: decoded(model),
+  textureNames: model.materials.map((m) => m.texture),
+};
+
 // Bad bytes: a PMX cut short, and a motion for another model.
 const pmx = files.get('Gene_light.pmx');
 try {
