@@ -237,7 +237,7 @@ fn the_packed_package_poses_in_node_as_native_does() {
     let asked: Vec<&str> = (resolver["asked"].as_array().unwrap().iter())
         .map(|v| v.as_str().unwrap())
         .collect();
-    let named = odori_format::read_path(&gene.join("Gene_light.pmx"))
+    let named = odori_format::read_path(gene.join("Gene_light.pmx"))
         .unwrap()
         .0;
     let odori_format::Document::Pmx(pmx) = named else {
