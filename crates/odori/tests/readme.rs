@@ -49,8 +49,16 @@ const ELSEWHERE: &[(&str, &str)] = &[
     ),
     ("cd fuzz", ".ci/run's fuzz smoke run"),
     (
+        "crates/odori-web/build.sh --package",
+        "odori-web/tests/npm.rs builds and packs the npm package",
+    ),
+    (
         "crates/odori-web/build.sh",
         "odori-web/tests/browser.rs builds the page",
+    ),
+    (
+        "npm install ./target/npm/odori-",
+        "odori-web/tests/npm.rs installs the packed package into a fresh project",
     ),
     (
         "python3 -m http.server",
