@@ -9,8 +9,9 @@
 #   which leaves OUT/odori/ (the package folder) and OUT/odori-VERSION.tgz (to npm install).
 #
 # wasm-bindgen-cli must be the version Cargo.lock pins for the wasm-bindgen crate; when
-# target/tools/bin/wasm-bindgen is missing or another version, it is installed there (a few
-# minutes, once; CI keeps it with target/). clang and llvm-ar compile Bullet for wasm32
+# target/tools/bin/wasm-bindgen is missing or another version, it is built there from
+# tools/wasm-bindgen (its dependencies pinned by that folder's Cargo.lock; a few minutes,
+# once; CI keeps it with target/). clang and llvm-ar compile Bullet for wasm32
 # (crates/odori-physics/README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,15 +44,22 @@ target_dir=${ODORI_WASM_TARGET_DIR:-$root/target/wasm}
 tools=$root/target/tools
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3 }' "$root/Cargo.lock")
 bindgen=$tools/bin/wasm-bindgen
+tool=$root/crates/odori-web/tools/wasm-bindgen
+pinned=$(awk -F'"' '/^wasm-bindgen-cli = / { sub(/^=/, "", $2); print $2 }' "$tool/Cargo.toml")
+if [ "$pinned" != "$version" ]; then
+    echo "error: $tool/Cargo.toml pins wasm-bindgen-cli $pinned but Cargo.lock has wasm-bindgen" \
+        "$version; set it to =$version there and run cargo update --manifest-path $tool/Cargo.toml" >&2
+    exit 1
+fi
 if ! "$bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
-    echo "installing wasm-bindgen-cli $version into $tools" >&2
-    # --locked as its authors tested it; when the registry index lacks one of those exact
-    # versions (an offline mirror), the newest compatible ones.
-    if ! cargo install --locked wasm-bindgen-cli --version "$version" --root "$tools"; then
-        echo "warning: the registry lacks a dependency version wasm-bindgen-cli $version locks;" \
-            "installing it with the newest compatible ones (not the tested set)" >&2
-        cargo install wasm-bindgen-cli --version "$version" --root "$tools"
-    fi
+    echo "building wasm-bindgen-cli $version into $tools from $tool (its Cargo.lock, --locked)" >&2
+    env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS cargo build --release --locked \
+        --manifest-path "$tool/Cargo.toml" -p wasm-bindgen-cli --bin wasm-bindgen \
+        --target-dir "$tools/build"
+    mkdir -p "$tools/bin"
+    cp "$tools/build/release/wasm-bindgen" "$bindgen"
+    # The build's 400 MB of intermediate files are not needed again.
+    rm -rf "$tools/build"
 fi
 cd "$root"
 features=()

@@ -8,8 +8,10 @@ arithmetic; a baked VMD must equal the binary's byte for byte. Both sides draw w
 rasteriser (backend cpu) so the comparison does not depend on which GPU driver the machine
 has."""
 
+import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -166,3 +168,26 @@ def test_bad_paths_and_options_raise(tmp_path):
 def _a_vpd():
     base = shared("vpd")
     return sorted(p.name for p in base.glob("*.vpd"))[0]
+
+
+def test_a_render_without_xdg_runtime_dir_prints_no_error(tmp_path):
+    """A server, a container or a Ray worker has no XDG_RUNTIME_DIR. Rendering through
+    wgpu's Vulkan there used to print libwayland's "error: XDG_RUNTIME_DIR is invalid or not
+    set" twice, from Mesa's device-select layer asking for a Wayland compositor, although the
+    render succeeded. The library's off-screen instance leaves out the Wayland surface
+    extension that makes the layer ask. Evidence: the stderr of a fresh interpreter, with
+    neither that variable nor the layer's off switch (NODEVICE_SELECT) set, and a PNG written.
+    backend="gpu" forces the Vulkan path (lavapipe in CI)."""
+    model, motion = shared(GENE), shared(WAVEFILE)
+    out = tmp_path / "gpu.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "NODEVICE_SELECT")}
+    code = (f"import odori; odori.render({str(model)!r}, {str(motion)!r}, out={str(out)!r}, "
+            "range=40, size=(96, 72), backend='gpu', settle=0)")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if run.returncode != 0 and "no GPU adapter" in run.stderr \
+            and os.environ.get("ODORI_REQUIRE_GPU") != "1":
+        print("SKIPPED: no wgpu adapter")
+        pytest.skip("no wgpu adapter")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert png_pixels(out)[:2] == (96, 72)
+    assert "XDG_RUNTIME_DIR" not in run.stderr, run.stderr

@@ -54,9 +54,7 @@ impl Gpu {
     }
 
     fn open(backends: wgpu::Backends) -> Result<Gpu, NoAdapter> {
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
-        desc.backends = backends;
-        let instance = wgpu::Instance::new(desc);
+        let instance = headless_instance(backends);
         let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
@@ -131,14 +129,59 @@ pub fn adapters() -> Vec<wgpu::Adapter> {
         None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
     };
     for backends in tries {
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
-        desc.backends = backends;
-        let found = pollster::block_on(wgpu::Instance::new(desc).enumerate_adapters(backends));
+        let found = pollster::block_on(headless_instance(backends).enumerate_adapters(backends));
         if !found.is_empty() {
             return found;
         }
     }
     Vec::new()
+}
+
+/// An instance for drawing off screen, which never makes a surface. Vulkan's is made without
+/// the `VK_KHR_wayland_surface` extension: Mesa's device-select layer, which the Vulkan
+/// loader puts into every instance, asks the Wayland compositor for the display's GPU when
+/// that extension is on, and libwayland prints "error: XDG_RUNTIME_DIR is invalid or not
+/// set" (twice, to stderr) on every machine without a session: servers, containers, Ray
+/// workers. No error of ours, and no environment variable of the process is touched to
+/// avoid it (a library cannot change the environment safely while other threads may read
+/// it).
+pub fn headless_instance(backends: wgpu::Backends) -> wgpu::Instance {
+    let desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+    #[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
+    if backends == wgpu::Backends::VULKAN
+        && let Some(instance) = vulkan_without_wayland(&desc)
+    {
+        return instance;
+    }
+    let mut desc = desc;
+    desc.backends = backends;
+    wgpu::Instance::new(desc)
+}
+
+/// Vulkan through wgpu-hal with every extension wgpu asks for but Wayland's surface; `None`
+/// when Vulkan cannot be loaded (the caller's plain instance then reports why).
+#[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
+fn vulkan_without_wayland(desc: &wgpu::InstanceDescriptor) -> Option<wgpu::Instance> {
+    use wgpu::hal;
+    let hal_desc = hal::InstanceDescriptor {
+        name: "odori",
+        flags: desc.flags,
+        memory_budget_thresholds: desc.memory_budget_thresholds,
+        backend_options: desc.backend_options.clone(),
+        telemetry: None,
+        display: None,
+    };
+    let drop_wayland: Box<hal::vulkan::CreateInstanceCallback> = Box::new(|args| {
+        args.extensions.retain(|e| *e != c"VK_KHR_wayland_surface");
+    });
+    // SAFETY: wgpu-hal asks callbacks not to remove extensions because it takes an available
+    // extension as enabled; the one removed here is used only to make a Wayland surface
+    // (`create_surface_from_wayland`, which checks the instance's list first), and this
+    // instance never makes a surface: it is handed to no window.
+    let hal_instance =
+        unsafe { hal::vulkan::Instance::init_with_callback(&hal_desc, Some(drop_wayland)) }.ok()?;
+    // SAFETY: a live Vulkan instance just made by wgpu-hal, owned by nothing else.
+    Some(unsafe { wgpu::Instance::from_hal::<hal::api::Vulkan>(hal_instance) })
 }
 
 /// For tests: the GPU, or `None` after printing a skip notice. `ODORI_REQUIRE_GPU=1` turns the

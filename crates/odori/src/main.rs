@@ -346,11 +346,13 @@ dance plays silent on the system clock.")]
     },
 }
 
-/// A private `XDG_RUNTIME_DIR` for a render, when the environment has none (a server, a
-/// container, `sudo`): wgpu's Vulkan instance loads Mesa's device-select layer, which asks
-/// Wayland for the display's GPU, and libwayland prints "error: XDG_RUNTIME_DIR is invalid
-/// or not set" (twice) on every run. That is no error of ours; with an empty folder of our
-/// own the probe finds no display, quietly. Removed when the process ends.
+/// A private `XDG_RUNTIME_DIR` for the window, when the environment has none (`sudo`, a
+/// bare X server): the window's wgpu instance must keep Vulkan's Wayland surface extension
+/// (the window may be on Wayland), so Mesa's device-select layer asks Wayland for the
+/// display's GPU, and libwayland prints "error: XDG_RUNTIME_DIR is invalid or not set"
+/// (twice). With an empty folder of our own the probe finds no compositor, quietly. Renders
+/// need none of this: their instance leaves that extension out
+/// (`odori_render::gpu::headless_instance`). Removed when the process ends.
 struct RuntimeDir(Option<PathBuf>);
 
 impl RuntimeDir {
@@ -385,8 +387,7 @@ impl Drop for RuntimeDir {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _runtime_dir = matches!(cli.command, Command::Render { .. } | Command::Play { .. })
-        .then(RuntimeDir::ensure);
+    let _runtime_dir = matches!(cli.command, Command::Play { .. }).then(RuntimeDir::ensure);
     match run(cli) {
         Ok(code) => code,
         // `odori info x.pmx | head -1`: the reader is gone; nothing more to say.
