@@ -1,6 +1,6 @@
 //! The animation: per bone a translation and a rotation channel (linear), the morph targets'
 //! weights, and the camera node's translation and rotation, each channel with the keys the
-//! reduction kept. Channels that keep the same frames share one time accessor.
+//! reduction kept, and the camera's field of view (every frame) when it changes. Channels that keep the same frames share one time accessor.
 
 use crate::buffer::Buffer;
 use crate::reduce::Kept;
@@ -19,7 +19,13 @@ pub struct Targets {
     /// The skinned mesh node (for the weights channel), when the mesh has morph targets.
     pub mesh_node: Option<usize>,
     pub camera_node: Option<usize>,
+    /// The camera's field of view changes: animate camera 0's `yfov`.
+    pub animate_fov: bool,
 }
+
+/// The narrowest field of view written (radians): glTF requires `yfov` > 0, and MMD's key
+/// of 0° would give none.
+pub const MIN_YFOV: f32 = 0.01;
 
 pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> AnimOut {
     let mut inputs: HashMap<Vec<bool>, usize> = HashMap::new();
@@ -27,36 +33,31 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
     let mut channels = Vec::new();
     let count = |keep: &[bool]| keep.iter().filter(|&&k| k).count();
     let mut keys = 0;
-    let mut add = |buf: &mut Buffer,
-                   keep: &[bool],
-                   values: Vec<f32>,
-                   width: usize,
-                   node: usize,
-                   path: &str| {
-        let input = *inputs.entry(keep.to_vec()).or_insert_with(|| {
-            let times: Vec<f32> = (0..keep.len())
-                .filter(|&k| keep[k])
-                .map(|k| s.times[k])
-                .collect();
-            buf.floats(&times, 1, None, true)
-        });
-        let output = buf.floats(&values, width, None, false);
-        samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
-        channels.push(
-            json!({ "sampler": samplers.len() - 1, "target": { "node": node, "path": path } }),
-        );
-    };
+    let mut add =
+        |buf: &mut Buffer, keep: &[bool], values: Vec<f32>, width: usize, target: Value| {
+            let input = *inputs.entry(keep.to_vec()).or_insert_with(|| {
+                let times: Vec<f32> = (0..keep.len())
+                    .filter(|&k| keep[k])
+                    .map(|k| s.times[k])
+                    .collect();
+                buf.floats(&times, 1, None, true)
+            });
+            let output = buf.floats(&values, width, None, false);
+            samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+            channels.push(json!({ "sampler": samplers.len() - 1, "target": target }));
+        };
+    let node = |node: usize, path: &str| json!({ "node": node, "path": path });
     let bones = s.bones;
     let frames = |keep: &[bool]| (0..keep.len()).filter(|&k| keep[k]).collect::<Vec<_>>();
     for b in 0..bones {
         let t: Vec<f32> = (frames(&kept.translation[b]).into_iter())
             .flat_map(|k| s.translation[k * bones + b].to_array())
             .collect();
-        add(buf, &kept.translation[b], t, 3, b, "translation");
+        add(buf, &kept.translation[b], t, 3, node(b, "translation"));
         let r: Vec<f32> = (frames(&kept.rotation[b]).into_iter())
             .flat_map(|k| s.rotation[k * bones + b].to_array())
             .collect();
-        add(buf, &kept.rotation[b], r, 4, b, "rotation");
+        add(buf, &kept.rotation[b], r, 4, node(b, "rotation"));
         keys += count(&kept.translation[b]) + count(&kept.rotation[b]);
     }
     let n = s.frames();
@@ -70,7 +71,7 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
             .collect();
         // A weights channel's output is frames × targets scalars.
         let input_keep = kept.weights.clone();
-        add(buf, &input_keep, w, 1, mesh, "weights");
+        add(buf, &input_keep, w, 1, node(mesh, "weights"));
         keys += count(&kept.weights);
     }
     if let Some(camera) = nodes.camera_node
@@ -79,12 +80,31 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
         let t: Vec<f32> = (frames(&kept.camera_translation).into_iter())
             .flat_map(|k| s.camera[k].0.to_array())
             .collect();
-        add(buf, &kept.camera_translation, t, 3, camera, "translation");
+        add(
+            buf,
+            &kept.camera_translation,
+            t,
+            3,
+            node(camera, "translation"),
+        );
         let r: Vec<f32> = (frames(&kept.camera_rotation).into_iter())
             .flat_map(|k| s.camera[k].1.to_array())
             .collect();
-        add(buf, &kept.camera_rotation, r, 4, camera, "rotation");
+        add(buf, &kept.camera_rotation, r, 4, node(camera, "rotation"));
         keys += count(&kept.camera_translation) + count(&kept.camera_rotation);
+        if nodes.animate_fov {
+            // Every frame's field of view, through KHR_animation_pointer: core glTF animates
+            // only nodes' transforms and meshes' weights. A reader without the extension
+            // skips a channel with no node and keeps the camera's own (the first frame's).
+            let every = vec![true; n];
+            let fov = s.camera.iter().map(|c| c.2.max(MIN_YFOV)).collect();
+            let pointer = json!({
+                "path": "pointer",
+                "extensions": { "KHR_animation_pointer": { "pointer": "/cameras/0/perspective/yfov" } },
+            });
+            add(buf, &every, fov, 1, pointer);
+            keys += n;
+        }
     }
     AnimOut {
         animation: json!({ "name": "odori", "samplers": samplers, "channels": channels }),

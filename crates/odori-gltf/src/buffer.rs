@@ -93,7 +93,8 @@ pub fn u32_bytes(values: &[u32]) -> Vec<u8> {
 }
 
 /// Per component, the smallest and largest value (as f64 of the f32, so the JSON holds the
-/// stored value exactly).
+/// stored value exactly). A zero is written unsigned: which of −0 and +0 `max` returns is
+/// left to the compiler, and a file must not change with the build.
 pub fn min_max(values: &[f32], width: usize) -> (Vec<f64>, Vec<f64>) {
     let mut lo = vec![f64::INFINITY; width];
     let mut hi = vec![f64::NEG_INFINITY; width];
@@ -103,5 +104,24 @@ pub fn min_max(values: &[f32], width: usize) -> (Vec<f64>, Vec<f64>) {
             hi[i] = hi[i].max(v as f64);
         }
     }
-    (lo, hi)
+    let unsigned_zero = |x: f64| x + 0.0;
+    (
+        lo.into_iter().map(unsigned_zero).collect(),
+        hi.into_iter().map(unsigned_zero).collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::min_max;
+
+    /// Bounds of negative zeros (a mirrored Z of 0) come out as +0, whose sign bit is clear.
+    #[test]
+    fn min_max_writes_zero_unsigned() {
+        let (lo, hi) = min_max(&[-0.0, 1.0, -0.0, -2.0], 2);
+        assert_eq!(lo, [-0.0, -2.0]);
+        assert_eq!(hi, [0.0, 1.0]);
+        assert!(lo[0].is_sign_positive() && hi[0].is_sign_positive());
+        assert_eq!(min_max(&[3.5, -4.25], 1), (vec![-4.25], vec![3.5]));
+    }
 }

@@ -220,6 +220,7 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
 
     let has_camera = scene.camera().is_some() && options.animate;
     let mut camera_node = None;
+    let mut animate_fov = false;
     let mut extras = json!({ "mmd": {
         "model": pose.name(),
         "source": label,
@@ -273,24 +274,28 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
                 .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), c| {
                     (lo.min(c.2), hi.max(c.2))
                 });
-            let mut camera = json!({ "name": "camera", "type": "perspective", "perspective": { "yfov": fov.max(0.01), "znear": 0.5, "zfar": 4000.0 } });
+            let mut camera = json!({ "name": "camera", "type": "perspective", "perspective": { "yfov": fov.max(anim::MIN_YFOV), "znear": 0.5, "zfar": 4000.0 } });
             if hi - lo > 1e-6 {
+                animate_fov = true;
                 camera["extras"] =
                     json!({ "yfov": samples.camera.iter().map(|c| c.2).collect::<Vec<_>>() });
+                root["extensionsUsed"] = json!(["KHR_animation_pointer"]);
                 summary.warnings.push(format!(
-                    "the camera's field of view changes ({:.1}° to {:.1}°), which glTF cannot animate: the camera has the first frame's, and every frame's is in the camera's extras.yfov",
+                    "the camera's field of view changes ({:.1}° to {:.1}°): it is animated through the KHR_animation_pointer extension; a reader without it keeps the first frame's (every frame's is also in the camera's extras.yfov)",
                     lo.to_degrees(), hi.to_degrees()
                 ));
             }
             root["cameras"] = json!([camera]);
             scene_nodes.push(index);
         }
+        summary.keys_unreduced += usize::from(animate_fov) * samples.frames();
         let anim = anim::animation(
             &samples,
             &kept,
             anim::Targets {
                 mesh_node: (summary.targets > 0).then_some(mesh_node),
                 camera_node,
+                animate_fov,
             },
             &mut buf,
         );
