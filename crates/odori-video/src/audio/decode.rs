@@ -1,6 +1,6 @@
 //! Opening a soundtrack with symphonia and decoding the rendered part of it to 16-bit PCM.
 
-use super::{AudioError, Range, looks_like};
+use super::{AudioError, looks_like};
 use std::path::Path;
 use symphonia::core::audio::SampleBuffer;
 use symphonia::core::codecs::{CODEC_TYPE_MP3, CODEC_TYPE_NULL, CodecParameters, DecoderOptions};
@@ -9,6 +9,13 @@ use symphonia::core::formats::{FormatOptions, FormatReader, Packet};
 use symphonia::core::io::MediaSourceStream;
 use symphonia::core::meta::MetadataOptions;
 use symphonia::core::probe::Hint;
+
+/// The part of the song that goes with the rendered frames.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Range {
+    pub start_s: f64,
+    pub len_s: f64,
+}
 
 /// An opened soundtrack: its container read packet by packet.
 pub(crate) struct Source {
@@ -46,9 +53,15 @@ impl Source {
             enable_gapless: true,
             ..Default::default()
         };
-        let probed = symphonia::default::get_probe()
-            .format(&hint, stream, &options, &MetadataOptions::default())
-            .map_err(|_| not_audio(None))?;
+        let probed = guarded(path, "container reader", || {
+            symphonia::default::get_probe().format(
+                &hint,
+                stream,
+                &options,
+                &MetadataOptions::default(),
+            )
+        })?
+        .map_err(|_| not_audio(None))?;
         let reader = probed.format;
         let track = reader
             .tracks()
@@ -84,7 +97,8 @@ impl Source {
     /// The next packet of the soundtrack's track; `None` at its end.
     pub fn next_packet(&mut self, path: &Path) -> Result<Option<Packet>, AudioError> {
         loop {
-            match self.reader.next_packet() {
+            let reader = &mut self.reader;
+            match guarded(path, "container reader", || reader.next_packet())? {
                 Ok(p) if p.track_id() == self.track_id => return Ok(Some(p)),
                 Ok(_) => continue,
                 Err(SymphoniaError::IoError(e))
@@ -124,7 +138,7 @@ impl Source {
             let Some(packet) = self.next_packet(path)? else {
                 break;
             };
-            let decoded = match decoder.decode(&packet) {
+            let decoded = match guarded(path, "decoder", || decoder.decode(&packet))? {
                 Ok(d) => d,
                 // A damaged packet: players skip it and so do we.
                 Err(SymphoniaError::DecodeError(_)) => continue,
@@ -163,4 +177,15 @@ impl Source {
             samples,
         })
     }
+}
+
+/// Run a call into symphonia, whose demuxers and decoders are not hardened against every
+/// damaged file (an AAC stream indexes past a 64-entry table in symphonia-codec-aac 0.5.5:
+/// `fuzz/` found it): a panic inside one becomes this file's error, naming it, instead of
+/// ending the process. The reader or decoder that panicked is not used again.
+fn guarded<T>(path: &Path, what: &str, call: impl FnOnce() -> T) -> Result<T, AudioError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).map_err(|_| AudioError::Decode {
+        path: path.to_path_buf(),
+        message: format!("the {what} failed on damaged data (a fault in symphonia, caught)"),
+    })
 }

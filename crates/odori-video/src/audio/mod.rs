@@ -15,45 +15,16 @@
 
 mod aac;
 mod decode;
+mod error;
 mod mp3;
 
 pub use decode::Pcm;
+pub(crate) use decode::Range;
+pub use error::AudioError;
+pub(crate) use error::looks_like;
 
 use crate::mp4::AudioTrack;
-use std::path::{Path, PathBuf};
-
-/// A soundtrack that could not be read: every message names the audio file.
-#[derive(Debug, thiserror::Error)]
-pub enum AudioError {
-    #[error("cannot read the soundtrack {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(
-        "{}: not a soundtrack odori can read{} (give MP3, WAV, OGG Vorbis, FLAC or AAC/M4A)",
-        path.display(),
-        looks_like.map(|l| format!(" (it looks like {l})")).unwrap_or_default()
-    )]
-    NotAudio {
-        path: PathBuf,
-        looks_like: Option<&'static str>,
-    },
-    #[error("{}: {message}", path.display())]
-    Decode { path: PathBuf, message: String },
-    #[error(
-        "{}: the soundtrack is {length_s:.2} s long and the rendered range starts at \
-         {start_s:.2} s",
-        path.display()
-    )]
-    EndsBeforeRange {
-        path: PathBuf,
-        length_s: f64,
-        start_s: f64,
-    },
-    #[error("AAC encoder: {0}")]
-    Encode(String),
-}
+use std::path::Path;
 
 /// Read the soundtrack at `path` for the rendered range: `start_s..start_s + len_s` seconds of
 /// the song (frame N of the motion is second N / 30 of the song, as in MikuMikuDance).
@@ -132,34 +103,4 @@ pub fn track(
         let pcm = source.decode_range(path, range)?;
         aac::encode(pcm)
     }
-}
-
-/// The part of the song that goes with the rendered frames.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Range {
-    pub start_s: f64,
-    pub len_s: f64,
-}
-
-/// What a file that is no audio looks like, for the message.
-pub(crate) fn looks_like(bytes: &[u8]) -> Option<&'static str> {
-    const MAGIC: &[(&[u8], &str)] = &[
-        (b"\x89PNG", "a PNG image"),
-        (b"\xFF\xD8\xFF", "a JPEG image"),
-        (b"BM", "a BMP image"),
-        (b"GIF8", "a GIF image"),
-        (b"PMX ", "a PMX model"),
-        (b"Pmd", "a PMD model"),
-        (b"Vocaloid Motion Data", "a VMD motion"),
-        (b"Vocaloid Pose Data", "a VPD pose"),
-        (b"PK\x03\x04", "a ZIP archive"),
-        (b"%PDF", "a PDF document"),
-    ];
-    if bytes.is_empty() {
-        return Some("an empty file");
-    }
-    MAGIC
-        .iter()
-        .find(|(m, _)| bytes.starts_with(m))
-        .map(|(_, what)| *what)
 }
