@@ -163,6 +163,51 @@ pub fn scene_from_models(
     camera: Option<&Path>,
     options: &SceneOptions,
 ) -> Result<(crate::Scene, Vec<String>), PlaybackError> {
+    assemble(models, camera, options)
+}
+
+/// [`scene_from_models`] with each dancer's motions already read: how the window, which
+/// keeps what was loaded and dropped, builds its scene with the same stages, accessories,
+/// draw order and placement as a render.
+pub fn scene_with_motions(
+    models: &[(ModelInput, Vec<MotionFile>)],
+    camera: Option<&Path>,
+    options: &SceneOptions,
+) -> Result<(crate::Scene, Vec<String>), PlaybackError> {
+    assemble(models, camera, options)
+}
+
+/// A dancer's motions as a scene's builder is given them: files to read, or files read.
+pub trait DancerMotions {
+    /// The motion files, read when need be (their warnings added to `warnings`).
+    fn motion_files(&self, warnings: &mut Vec<String>) -> Result<Vec<MotionFile>, PlaybackError>;
+}
+
+impl DancerMotions for Vec<PathBuf> {
+    fn motion_files(&self, warnings: &mut Vec<String>) -> Result<Vec<MotionFile>, PlaybackError> {
+        let mut motions = Vec::with_capacity(self.len());
+        for p in self {
+            let (m, w) = MotionFile::read(p)?;
+            warnings.extend(w);
+            motions.push(m);
+        }
+        Ok(motions)
+    }
+}
+
+impl DancerMotions for Vec<MotionFile> {
+    fn motion_files(&self, _: &mut Vec<String>) -> Result<Vec<MotionFile>, PlaybackError> {
+        Ok(self.clone())
+    }
+}
+
+/// The one home of a scene's assembly from dancers, stages and accessories (see
+/// [`scene_from_models`]).
+fn assemble<M: DancerMotions>(
+    models: &[(ModelInput, M)],
+    camera: Option<&Path>,
+    options: &SceneOptions,
+) -> Result<(crate::Scene, Vec<String>), PlaybackError> {
     use crate::Scene;
     let mut warnings = Vec::new();
     let input_is_x = |m: &ModelInput| matches!(m, ModelInput::Path(p) if is_x_path(p));
@@ -230,13 +275,8 @@ pub fn scene_from_models(
                     scene.add_model(asset, &[Source::Vmd(&d.vmd)]);
                     continue;
                 }
-                let (model, motion_paths) = &models[*k];
-                let mut motions = Vec::with_capacity(motion_paths.len());
-                for p in motion_paths {
-                    let (m, w) = MotionFile::read(p)?;
-                    warnings.extend(w);
-                    motions.push(m);
-                }
+                let (model, motion_inputs) = &models[*k];
+                let motions = motion_inputs.motion_files(&mut warnings)?;
                 let label = match model {
                     ModelInput::Path(p) => p.display().to_string(),
                     ModelInput::Loaded(a) => a.label().to_string(),
@@ -301,9 +341,9 @@ fn load_input(
 
 /// The index among `models` of the model an accessory names (by index, or by file name or
 /// path as given).
-fn find_model(
+fn find_model<M>(
     which: &ModelRef,
-    models: &[(ModelInput, Vec<PathBuf>)],
+    models: &[(ModelInput, M)],
     accessory: &Path,
 ) -> Result<usize, PlaybackError> {
     let count = models.len().max(1);

@@ -74,15 +74,15 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
         None => Vec::new(),
     };
     let timeline = crate::audio::Timeline::new();
-    let mut session = Session::new(
+    let session = Session::new(
         &options.files,
         options.camera.as_deref(),
         options.audio.as_deref(),
         options.physics,
+        options.scene.clone(),
         timeline,
     )
     .map_err(PlayerError::Load)?;
-    session.set_side_by_side(options.side_by_side);
     let event_loop = EventLoop::new().map_err(|e| PlayerError::NoDisplay(e.to_string()))?;
     let orbit = Orbit::new(session.scene.framing_camera(aspect(options.size)));
     let mut app = App {

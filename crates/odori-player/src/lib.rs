@@ -30,7 +30,7 @@ mod view;
 use std::path::PathBuf;
 
 /// How the window starts.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options {
     /// Each model followed by its motions (none: the embedded demo).
     pub files: Vec<PathBuf>,
@@ -40,8 +40,9 @@ pub struct Options {
     /// Window size in pixels.
     pub size: (u32, u32),
     pub physics: bool,
-    /// Stand the models side by side (default off: every model at the origin, as in MMD).
-    pub side_by_side: bool,
+    /// Stages, accessories and placement (default: none, and every model at the origin, as
+    /// in MMD), as `odori render` takes them.
+    pub scene: odori_playback::load::SceneOptions,
     /// Wait for the display's refresh (off: draw as fast as possible, for measuring).
     pub vsync: bool,
     /// Start paused.
@@ -65,7 +66,7 @@ impl Default for Options {
             script: None,
             size: (1280, 720),
             physics: true,
-            side_by_side: false,
+            scene: odori_playback::load::SceneOptions::default(),
             vsync: true,
             paused: false,
             hide_panels: false,

@@ -5,7 +5,9 @@
 use crate::audio::alsa::AlsaOutput;
 use crate::audio::{AudioOutput, PlaybackClock, Timeline};
 use crate::messages::Messages;
-use odori_playback::load::{MotionFile, camera_file, is_model_path};
+use odori_playback::load::{
+    ModelInput, MotionFile, SceneOptions, camera_file, is_model_path, scene_with_motions,
+};
 use odori_playback::project::{Project, is_project_path};
 use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
 use std::path::{Path, PathBuf};
@@ -35,8 +37,6 @@ pub struct Session {
     /// A MikuMikuDance project opened: its models come first, the files added after it join
     /// them.
     project: Option<Arc<Project>>,
-    /// How many of the scene's models are the project's (they come first).
-    project_models: usize,
     camera: Option<PathBuf>,
     audio: Option<PathBuf>,
     pub scene: Arc<Scene>,
@@ -46,6 +46,11 @@ pub struct Session {
     pub physics: bool,
     /// Stand the models side by side (off: every model at the origin, as in MMD).
     side_by_side: bool,
+    /// The stages and accessories given on the command line (`--stage`, `--accessory`),
+    /// placed around the dancers as a render places them.
+    scene_options: SceneOptions,
+    /// The scene index of each entry's model (stages may come first), for drops aimed at one.
+    entry_models: Vec<usize>,
     /// Problems met (files that did not load, no sound device): shown in the window.
     pub messages: Messages,
 }
@@ -58,19 +63,20 @@ fn audio_device() -> String {
 
 impl Session {
     /// A session with `files` (each model followed by its motions; none: the demo), a camera
-    /// motion and a song. Any file that does not load is an error naming it.
+    /// motion, a song, and the stages and accessories of `scene_options`. Any file that does
+    /// not load, or an accessory whose bone is not there, is an error naming it.
     pub fn new(
         files: &[PathBuf],
         camera: Option<&Path>,
         audio: Option<&Path>,
         physics: bool,
+        scene_options: SceneOptions,
         timeline: Timeline,
     ) -> Result<Session, String> {
         let mut s = Session {
             entries: Vec::new(),
             demo: files.is_empty(),
             project: None,
-            project_models: 0,
             camera: None,
             audio: None,
             scene: Arc::new(Scene::demo()),
@@ -78,7 +84,9 @@ impl Session {
             clock: PlaybackClock::new(None),
             timeline,
             physics,
-            side_by_side: false,
+            side_by_side: scene_options.side_by_side,
+            scene_options,
+            entry_models: Vec::new(),
             messages: Messages::default(),
         };
         if let Some(first) = files
@@ -93,9 +101,20 @@ impl Session {
         for f in files {
             s.load_file(f)?;
         }
+        let extras = &s.scene_options;
+        if s.project.is_some() && (!extras.stages.is_empty() || !extras.accessories.is_empty()) {
+            return Err(
+                "a project's stages and accessories are its own; add them there (or play the \
+                 models without the project)"
+                    .into(),
+            );
+        }
         if let Some(c) = camera {
             s.set_camera(c)?;
         }
+        // The stages and accessories are checked here (files, bones), so that a mistake is
+        // the command's error rather than a message in the window.
+        s.dancers_scene(&s.scene_options)?;
         s.rebuild();
         if let Some(a) = audio {
             s.set_audio(a)?;
@@ -157,8 +176,9 @@ impl Session {
                 if motion.is_camera_only() {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
-                // `to` counts the scene's models, the project's first; theirs take no drops.
-                let to = to.and_then(|i| i.checked_sub(self.project_models));
+                // `to` counts the scene's models (the project's and the stages first); only
+                // the entries' models take drops.
+                let to = to.and_then(|i| self.entry_models.iter().position(|&m| m == i));
                 let last = self.entries.len().checked_sub(1);
                 let Some(entry) = (to.filter(|&i| i < self.entries.len()).or(last))
                     .and_then(|i| self.entries.get_mut(i))
@@ -216,10 +236,58 @@ impl Session {
         Ok(())
     }
 
+    /// The entries' models with their motions, the stages and accessories of `options`,
+    /// placed as a render places them (`odori_playback::load`, one rule for both), and the
+    /// scene index of each entry's model. No entries: the demo dancer.
+    fn dancers_scene(
+        &self,
+        options: &SceneOptions,
+    ) -> Result<(Scene, Vec<String>, Vec<usize>), String> {
+        let dancers: Vec<(ModelInput, Vec<MotionFile>)> = (self.entries.iter())
+            .map(|e| (ModelInput::Loaded(e.asset.clone()), e.motions.clone()))
+            .collect();
+        let (scene, warnings) =
+            scene_with_motions(&dancers, None, options).map_err(|e| e.to_string())?;
+        let entry_models = (scene.models().iter().enumerate())
+            .filter(|(_, m)| matches!(m.role(), odori_playback::Role::Dancer))
+            .map(|(i, _)| i)
+            .collect();
+        Ok((scene, warnings, entry_models))
+    }
+
     /// The scene and player anew from the files (the clock keeps its place).
     pub fn rebuild(&mut self) {
-        let mut scene = if self.demo {
+        let extras =
+            !self.scene_options.stages.is_empty() || !self.scene_options.accessories.is_empty();
+        let mut scene = if self.demo && !extras {
+            self.entry_models.clear();
             Scene::demo()
+        } else if self.project.is_none() {
+            let options = SceneOptions {
+                side_by_side: self.side_by_side,
+                ..self.scene_options.clone()
+            };
+            // The options were checked when the session began; files read again on a rebuild
+            // may have changed since, and then the dancers play without them.
+            let built = self.dancers_scene(&options).or_else(|e| {
+                self.messages.error(e);
+                self.dancers_scene(&SceneOptions {
+                    side_by_side: self.side_by_side,
+                    ..SceneOptions::default()
+                })
+            });
+            match built {
+                Ok((scene, warnings, entry_models)) => {
+                    self.messages.warn_all(warnings);
+                    self.entry_models = entry_models;
+                    scene
+                }
+                Err(e) => {
+                    self.messages.error(e);
+                    self.entry_models.clear();
+                    Scene::new()
+                }
+            }
         } else {
             // A project's scene is built anew from its files on every rebuild (a drop, the
             // side-by-side switch): a few seconds for a large project, as rare as those are.
@@ -231,9 +299,10 @@ impl Session {
                 }
                 None => Scene::new(),
             };
-            self.project_models = scene.models().len();
+            self.entry_models.clear();
             for e in &self.entries {
                 let i = scene.add_model_files(e.asset.clone(), &e.motions);
+                self.entry_models.push(i);
                 let unbound = scene.models()[i].motion().unbound();
                 self.messages
                     .warn_all(odori_playback::load::unmatched_summary(

@@ -288,6 +288,7 @@ Ctrl-C stops a render and keeps the frames done so far (a shorter MP4).")]
   odori play                                        the embedded demo
   odori play model.pmx dance.vmd --camera camera.vmd --audio song.mp3
   odori play a.pmx dance.vmd b.pmd dance.vmd --side-by-side   two dancers stood apart
+  odori play model.pmx dance.vmd --stage room.pmx --accessory mic.pmx@0:右手首
   odori play project.pmm                            an MMD project, as saved
 
 Keys: Space play/pause, ← → frame step (Shift: 10), Home/End, L loop, C motion/orbit
@@ -549,7 +550,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 script,
                 size,
                 physics: !no_physics,
-                side_by_side: scene.play_options()?,
+                scene: scene.options(),
                 vsync: !no_vsync,
                 paused,
                 hide_panels: no_panels,

@@ -25,6 +25,10 @@
 //! - MikuMikuDance's sample project opened with `odori play PROJECT.pmm` draws what the offline
 //!   renderer draws of the same project scene.
 //!
+//! - A stage and a microphone in Gene's right hand given on the command line (`--stage`,
+//!   `--accessory`) draw what the offline renderer draws of the scene the playback library's
+//!   loader builds from the same options, as for `odori render`.
+//!
 //! Without Xvfb these print SKIPPED; `ODORI_REQUIRE_DISPLAY=1` (CI) makes that a failure.
 
 use odori_playback::offline::renderer_for;
@@ -352,6 +356,81 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
         };
         assert_same(
             &format!("gene-300-{}", way.name()),
+            &dir.join("shot300.png"),
+            &reference,
+            &dir,
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[path = "../../odori-playback/tests/common/props.rs"]
+mod props;
+
+#[test]
+fn a_stage_and_a_prop_from_the_command_line_draw_as_a_render_does() {
+    use odori_playback::accessory::AccessorySpec;
+    use odori_playback::load::{ModelInput, SceneOptions, scene_from_models};
+    let (Some(model), Some(motion)) = (
+        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+    ) else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    for way in ways() {
+        let dir = temp_dir(way, "stage");
+        let stage = dir.join("stage.pmx");
+        std::fs::write(&stage, odori_format::pmx::write(&props::stage()).unwrap()).unwrap();
+        let mic = dir.join("mic.pmx");
+        std::fs::write(
+            &mic,
+            odori_format::pmx::write(&props::microphone()).unwrap(),
+        )
+        .unwrap();
+        let held = format!("{}@0:右手首", mic.display());
+        // A fresh player at frame 300 (P twice), as the reference's.
+        let script =
+            "pause\nkey p\nkey p\nseek 300\nwait 3\nscreenshot shot300.png\nstatus\nquit\n";
+        let stage_flag = Path::new("--stage");
+        let prop_flag = Path::new("--accessory");
+        let (stdout, stderr) = play(
+            way,
+            &x,
+            &dir,
+            script,
+            &[
+                &model,
+                &motion,
+                stage_flag,
+                &stage,
+                prop_flag,
+                Path::new(&held),
+            ],
+        );
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 1, "{stdout}\n{stderr}");
+        assert_eq!(frame_of(&s[0]), 300.0);
+
+        let options = SceneOptions {
+            stages: vec![ModelInput::Path(stage.clone())],
+            accessories: vec![AccessorySpec::parse(&held).unwrap()],
+            side_by_side: false,
+        };
+        let models = [(ModelInput::Path(model.clone()), vec![motion.clone()])];
+        let (scene, _) = scene_from_models(&models, None, &options).unwrap();
+        assert_eq!(scene.models().len(), 3, "stage, Gene, microphone");
+        let Some(reference) = offline_frame(way, scene, 300.0) else {
+            continue;
+        };
+        // Gene alone differs from the stage scene: the stage and the prop are in the frame.
+        let alone = offline_frame(way, dancer(&model, &motion), 300.0).unwrap();
+        assert!(
+            differing(&alone, &reference) > (W * H / 10) as usize,
+            "the stage should fill much of the frame"
+        );
+        assert_same(
+            &format!("stage-300-{}", way.name()),
             &dir.join("shot300.png"),
             &reference,
             &dir,

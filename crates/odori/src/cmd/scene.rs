@@ -34,24 +34,3 @@ impl SceneArgs {
         }
     }
 }
-
-impl SceneArgs {
-    /// What `odori play` takes of these flags: the placement. The window builds its scene
-    /// from dropped files itself and shows no stage or accessory yet, so those are refused
-    /// rather than ignored.
-    pub fn play_options(self) -> anyhow::Result<bool> {
-        if let Some(s) = self.stage.first() {
-            anyhow::bail!(
-                "--stage {}: the window shows no stages yet; `odori render` draws them",
-                s.display()
-            );
-        }
-        if let Some(a) = self.accessory.first() {
-            anyhow::bail!(
-                "--accessory {}: the window shows no accessories yet; `odori render` draws them",
-                a.path.display()
-            );
-        }
-        Ok(self.side_by_side)
-    }
-}
