@@ -4,9 +4,10 @@
 //! must open and decode or fail with an `AudioError`, never panic, and what decodes must be
 //! whole frames of the one or two channels the source reports.
 //!
-//! The reader's source files are compiled in here as they ship (`#[path]`): the decoder and
-//! its errors, without the AAC and H.264 encoders the rest of odori-video builds from C. The
-//! first byte picks the extension the file is named with (the probe takes it as a hint).
+//! The reader's source files are compiled in here as they ship (`#[path]`): the decoder, the
+//! metadata length checks and the errors, without the AAC and H.264 encoders the rest of
+//! odori-video builds from C. The first byte picks the extension the file is named with (the
+//! probe takes it as a hint).
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use std::sync::Once;
@@ -16,6 +17,9 @@ use std::sync::Once;
 mod error;
 // `decode` reads these from its parent, as in odori-video's `audio` module.
 use error::{AudioError, looks_like};
+
+#[path = "../../crates/odori-video/src/audio/claims.rs"]
+mod claims;
 
 #[path = "../../crates/odori-video/src/audio/decode.rs"]
 #[allow(dead_code)]

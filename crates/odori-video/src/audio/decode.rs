@@ -1,6 +1,6 @@
 //! Opening a soundtrack with symphonia and decoding the rendered part of it to 16-bit PCM.
 
-use super::{AudioError, looks_like};
+use super::{AudioError, claims, looks_like};
 use std::path::Path;
 use symphonia::core::audio::SampleBuffer;
 use symphonia::core::codecs::{CODEC_TYPE_MP3, CODEC_TYPE_NULL, CodecParameters, DecoderOptions};
@@ -42,6 +42,12 @@ impl Source {
         // header: what is recognisably something else is refused before probing.
         if let Some(what) = looks_like(&bytes) {
             return Err(not_audio(Some(what)));
+        }
+        if let Some(message) = claims::overclaim(&bytes) {
+            return Err(AudioError::Decode {
+                path: path.to_path_buf(),
+                message,
+            });
         }
         let mut hint = Hint::new();
         if let Some(ext) = path.extension().and_then(|e| e.to_str()) {

@@ -14,6 +14,7 @@
 //! the MP3 cut for a range that starts at frame N > 0 is placed to the sample.
 
 mod aac;
+mod claims;
 mod decode;
 mod error;
 mod mp3;
