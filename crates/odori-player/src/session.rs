@@ -262,7 +262,27 @@ impl Session {
         let mut scene = if self.demo && !extras {
             self.entry_models.clear();
             Scene::demo()
-        } else if self.project.is_none() {
+        } else if let Some(project) = &self.project {
+            // A project's scene is built anew from its files on every rebuild (a drop, the
+            // side-by-side switch): a few seconds for a large project, as rare as those are.
+            let (mut scene, warnings) = odori_playback::project::scene(project);
+            self.messages.warn_all(warnings);
+            self.entry_models.clear();
+            for e in &self.entries {
+                let i = scene.add_model_files(e.asset.clone(), &e.motions);
+                self.entry_models.push(i);
+                let unbound = scene.models()[i].motion().unbound();
+                self.messages
+                    .warn_all(odori_playback::load::unmatched_summary(
+                        e.asset.label(),
+                        unbound,
+                    ));
+            }
+            if self.side_by_side {
+                scene.arrange_side_by_side();
+            }
+            scene
+        } else {
             let options = SceneOptions {
                 side_by_side: self.side_by_side,
                 ..self.scene_options.clone()
@@ -288,32 +308,6 @@ impl Session {
                     Scene::new()
                 }
             }
-        } else {
-            // A project's scene is built anew from its files on every rebuild (a drop, the
-            // side-by-side switch): a few seconds for a large project, as rare as those are.
-            let mut scene = match &self.project {
-                Some(p) => {
-                    let (scene, warnings) = odori_playback::project::scene(p);
-                    self.messages.warn_all(warnings);
-                    scene
-                }
-                None => Scene::new(),
-            };
-            self.entry_models.clear();
-            for e in &self.entries {
-                let i = scene.add_model_files(e.asset.clone(), &e.motions);
-                self.entry_models.push(i);
-                let unbound = scene.models()[i].motion().unbound();
-                self.messages
-                    .warn_all(odori_playback::load::unmatched_summary(
-                        e.asset.label(),
-                        unbound,
-                    ));
-            }
-            if self.side_by_side {
-                scene.arrange_side_by_side();
-            }
-            scene
         };
         if let Some(c) = &self.camera {
             // Read when it was added; a file changed since then is reported.
