@@ -14,10 +14,18 @@ pub(crate) fn overclaim(bytes: &[u8]) -> Option<String> {
 /// and a 24-bit big-endian length each. The Vorbis comment block (kind 4) holds
 /// little-endian lengths, the picture block (kind 6) big-endian ones.
 fn flac(bytes: &[u8]) -> Option<String> {
-    if !bytes.starts_with(b"fLaC") {
+    // symphonia's probe reads the container whose marker it meets first, scanning from the
+    // start past bytes it does not know (and past ID3 tags): a FLAC marker after junk is read
+    // as FLAC, one inside a file that starts as another container is not.
+    let other = bytes.starts_with(b"RIFF")
+        || bytes.starts_with(b"OggS")
+        || bytes.get(4..8) == Some(b"ftyp".as_slice())
+        || (bytes.len() > 1 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0);
+    if other {
         return None;
     }
-    let mut at = 4;
+    let marker = bytes.windows(4).position(|w| w == b"fLaC")?;
+    let mut at = marker + 4;
     while let Some(header) = bytes.get(at..at + 4) {
         let start = at + 4;
         let len = u32::from_be_bytes([0, header[1], header[2], header[3]]) as usize;
@@ -187,6 +195,30 @@ mod tests {
         cut.truncate(cut.len() - 1);
         assert_eq!(overclaim(&cut), None);
         assert_eq!(overclaim(b"ID3\x04"), None);
+        // Another container at the start is read as that, whatever follows.
+        let mut wav = b"RIFF".to_vec();
+        wav.extend(flac(4, &[0, 0, 0, 0, 1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]));
+        assert_eq!(overclaim(&wav), None);
+    }
+
+    /// What CI's fuzz smoke found: a byte symphonia skips, then a FLAC whose comment claims
+    /// more than its block. symphonia reads it as FLAC, so it is checked.
+    #[test]
+    fn a_flac_after_junk_is_checked_too() {
+        let mut junk = vec![0xFF];
+        junk.extend(flac(4, &[0, 0, 0, 0, 1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xEF]));
+        let message = overclaim(&junk).expect("refused");
+        assert!(
+            message.starts_with("FLAC metadata at byte 55:"),
+            "{message}"
+        );
+        // The input itself, less the fuzz target's first byte (the extension it picks).
+        let found: &[u8] = b"\xfffLaC\x14\0\0\0\x04\xff\0\0\0\0\0\0\0\0\xf8\x1e\xef\x0a\xff\xff\xff\xef\0\xff\xff\xff\xefph\0";
+        let message = overclaim(found).expect("refused");
+        assert!(
+            message.starts_with("FLAC metadata at byte 21:"),
+            "{message}"
+        );
         assert_eq!(overclaim(b""), None);
     }
 }
