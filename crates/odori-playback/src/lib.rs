@@ -71,7 +71,7 @@ pub use load::MotionFile;
 /// MikuMikuDance's 30 motion frames a second, for front ends that turn time into frames.
 pub use odori_pose::FPS;
 pub use player::{EvalTimes, Player, PlayerOptions, Preroll, SETTLE_SECONDS};
-pub use scene::{Role, Scene, SceneModel};
+pub use scene::{OutsideParent, Role, Scene, SceneModel};
 
 /// The README's Rust example, run as a doctest so that it follows the API.
 #[cfg(doctest)]

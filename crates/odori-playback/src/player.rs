@@ -124,6 +124,8 @@ pub struct Player {
     playing_on: bool,
     /// Morph weights set by hand over the motion's: (model, morph, weight).
     overrides: Vec<(usize, usize, f32)>,
+    /// The scene's models in the order they are evaluated ([`Scene::evaluation_order`]).
+    order: Vec<usize>,
 }
 
 impl Player {
@@ -176,6 +178,7 @@ impl Player {
                 }
             })
             .collect();
+        let order = scene.evaluation_order();
         Player {
             scene,
             dancers,
@@ -186,6 +189,7 @@ impl Player {
             evaluations: 0,
             playing_on: false,
             overrides: Vec::new(),
+            order,
         }
     }
 
@@ -316,11 +320,10 @@ impl Player {
                 *mark = now;
             }
         };
-        for (i, ((m, d), o)) in (scene.models().iter())
-            .zip(&mut self.dancers)
-            .zip(&mut out.models)
-            .enumerate()
-        {
+        for &i in &self.order {
+            let m = &scene.models()[i];
+            follow_outside_parents(scene, &mut self.dancers, i, frame);
+            let (d, o) = (&mut self.dancers[i], &mut out.models[i]);
             let model = m.asset().pose();
             let motion = m.motion();
             // Playing on steps physics on from the last frame, whatever the gap.
@@ -400,6 +403,26 @@ impl Player {
     pub fn evaluate_at(&mut self, frame: f64, out: &mut Frame) {
         self.seek(frame);
         self.evaluate(out);
+    }
+}
+
+/// Give model `i`'s instance the outside parents its keys hold at `frame`: each followed
+/// bone's skinning matrix as its model's instance holds it now (this frame's when that model
+/// came first in the evaluation order, else the last frame's), moved into model `i`'s space.
+fn follow_outside_parents(scene: &Scene, dancers: &mut [Dancer], i: usize, frame: f32) {
+    let keys = scene.models()[i].outside_parents();
+    if keys.is_empty() {
+        return;
+    }
+    dancers[i].inst.clear_outside_parents();
+    let own = scene.models()[i].placement();
+    // Keys in frame order: a later key of the same bone replaces an earlier one.
+    for k in keys.iter().take_while(|k| k.frame <= frame) {
+        let skin = k.parent.map(|(m, b)| {
+            let shift = scene.models()[m].placement() - own;
+            Affine3A::from_translation(shift) * dancers[m].inst.skinning()[b]
+        });
+        dancers[i].inst.set_outside_parent(k.bone, skin);
     }
 }
 

@@ -35,6 +35,16 @@ pub enum Role {
     Accessory(Accessory),
 }
 
+/// From `frame` on, bone `bone` of a scene model follows bone `parent.1` of scene model
+/// `parent.0` as its outside parent (外部親: the followed bone stands in for the bone's own
+/// parent, as [`odori_pose::Instance::set_outside_parent`] says); `None`: its own parent again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutsideParent {
+    pub frame: f32,
+    pub bone: usize,
+    pub parent: Option<(usize, usize)>,
+}
+
 /// One model in a scene: its compiled asset, its motions merged into one, what it is and
 /// where it stands.
 pub struct SceneModel {
@@ -42,6 +52,8 @@ pub struct SceneModel {
     motion: Arc<Motion>,
     role: Role,
     placement: Vec3,
+    /// Keyed outside parents, in frame order.
+    outside_parents: Vec<OutsideParent>,
 }
 
 impl SceneModel {
@@ -80,6 +92,11 @@ impl SceneModel {
     pub fn placement(&self) -> Vec3 {
         self.placement
     }
+
+    /// The bones of this model that follow another model's bone, keyed, in frame order.
+    pub fn outside_parents(&self) -> &[OutsideParent] {
+        &self.outside_parents
+    }
 }
 
 /// Models with their motions, stages and accessories, a camera, a light and a soundtrack.
@@ -96,6 +113,8 @@ pub struct Scene {
     audio: Option<PathBuf>,
     /// `None`: MMD's default ([`odori_physics::PhysicsConfig`]).
     gravity: Option<Vec3>,
+    /// The order models are evaluated in, when not their order in `models`.
+    evaluation_order: Option<Vec<usize>>,
 }
 
 impl Scene {
@@ -158,6 +177,7 @@ impl Scene {
             motion,
             role,
             placement: Vec3::ZERO,
+            outside_parents: Vec::new(),
         });
         self.models.len() - 1
     }
@@ -235,6 +255,68 @@ impl Scene {
         for (i, m) in dancers.enumerate() {
             m.placement = Vec3::X * (i as f32 - (n - 1) as f32 / 2.0) * spacing;
         }
+    }
+
+    /// Make bones of model `i` follow other models' bones from keyed frames on (sorted by
+    /// frame here). A key naming a model or bone the scene lacks is refused.
+    pub fn set_outside_parents(
+        &mut self,
+        i: usize,
+        mut keys: Vec<OutsideParent>,
+    ) -> Result<(), String> {
+        let bones = |m: usize| self.models.get(m).map(|m| m.asset.pose().bone_count());
+        for k in &keys {
+            let own = bones(i).ok_or_else(|| format!("model {i} is not in the scene"))?;
+            if k.bone >= own {
+                return Err(format!("model {i} has no bone {}", k.bone));
+            }
+            if let Some((m, b)) = k.parent
+                && bones(m).is_none_or(|n| b >= n)
+            {
+                return Err(format!(
+                    "model {i}'s outside parent, model {m} bone {b}, is not in the scene"
+                ));
+            }
+        }
+        keys.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+        self.models[i].outside_parents = keys;
+        Ok(())
+    }
+
+    /// Evaluate the models in this order (every model once), as MikuMikuDance's calculation
+    /// order (モデル計算順序) says: a model reads the bones it follows as the models before it
+    /// left them this frame, and those after it as they were the frame before.
+    pub fn set_evaluation_order(&mut self, order: Vec<usize>) -> Result<(), String> {
+        let mut seen = vec![false; self.models.len()];
+        for &i in &order {
+            match seen.get_mut(i) {
+                Some(s) if !*s => *s = true,
+                _ => {
+                    return Err(format!(
+                        "evaluation order {order:?}: model {i} is out of place"
+                    ));
+                }
+            }
+        }
+        if seen.iter().any(|s| !s) {
+            return Err(format!("evaluation order {order:?} leaves models out"));
+        }
+        self.evaluation_order = Some(order);
+        Ok(())
+    }
+
+    /// The order models are evaluated in: [`Scene::set_evaluation_order`]'s, else the scene's;
+    /// models added after the order was set come last.
+    pub fn evaluation_order(&self) -> Vec<usize> {
+        let n = self.models.len();
+        let mut order: Vec<usize> = (self.evaluation_order.iter().flatten())
+            .copied()
+            .filter(|&i| i < n)
+            .collect();
+        let mut listed = vec![false; n];
+        order.iter().for_each(|&i| listed[i] = true);
+        order.extend((0..n).filter(|&i| !listed[i]));
+        order
     }
 
     pub fn models(&self) -> &[SceneModel] {

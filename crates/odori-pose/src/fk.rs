@@ -128,9 +128,13 @@ pub(crate) fn place_at_rest(model: &Model, inst: &mut Instance, b: usize) {
     inst.world_position[b] = position_of(skin, model.rest[b]);
 }
 
-/// The skinning matrix of `b`'s parent (`None` for a root).
+/// The skinning matrix of `b`'s parent (`None` for a root), or of the bone it follows as its
+/// outside parent.
 #[inline]
-fn parent_skin(model: &Model, inst: &Instance, b: usize) -> Option<Affine3A> {
+pub(crate) fn parent_skin(model: &Model, inst: &Instance, b: usize) -> Option<Affine3A> {
+    if let Some(skin) = crate::outside_parent::stand_in(inst, b) {
+        return Some(skin);
+    }
     let p = model.parent[b];
     (p != NONE).then(|| inst.skinning[p as usize])
 }

@@ -110,6 +110,9 @@ pub struct Instance {
     pub(crate) physics_off: Vec<bool>,
     pub(crate) bone_cursors: Vec<u32>,
     pub(crate) morph_cursors: Vec<u32>,
+    /// Bones following another model's bone (`outside_parent`), each with the skinning
+    /// matrix that stands in for its parent's. Empty for almost every instance.
+    pub(crate) outside_parents: Vec<(u32, Affine3A)>,
     /// Identity of the model this instance was sized for.
     model: u64,
     /// Identity of the motion its track cursors were sized for.
@@ -155,6 +158,7 @@ impl Instance {
             ik_enabled: vec![true; model.solvers.len()],
             visible: true,
             physics_off: vec![false; n],
+            outside_parents: Vec::new(),
             bone_cursors: vec![0; motion.bone_tracks.len()],
             morph_cursors: vec![0; motion.morph_tracks.len()],
             model: model.id,

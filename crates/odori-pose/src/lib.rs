@@ -38,6 +38,7 @@ mod math;
 pub mod model;
 mod morph;
 pub mod motion;
+mod outside_parent;
 mod sample;
 pub mod space;
 mod unfused;

@@ -3,14 +3,16 @@
 //!
 //! MMD draws the models in the project's drawing order (モデル描画順) and the accessories in
 //! theirs, the first `accessories_before_models` accessories (the display settings' "accessories
-//! after number N are drawn after the models") before every model and the rest after. What the
-//! scene cannot show as MMD would (a missing or unreadable file, outside parents, a camera
-//! following a bone, keyed gravity) is a warning; the rest plays.
+//! after number N are drawn after the models") before every model and the rest after; it
+//! evaluates the models in the calculation order (モデル計算順序), which decides whether a
+//! model following another's bone (外部親) reads that bone this frame or the last. What the
+//! scene cannot show as MMD would (a missing or unreadable file, a camera following a bone,
+//! keyed gravity) is a warning; the rest plays.
 
 use super::{Project, ProjectAccessory, ProjectModel};
 use crate::accessory::{Accessory, AccessoryKeyframe, AccessoryTransform, ParentBone};
 use crate::asset::ModelAsset;
-use crate::scene::Scene;
+use crate::scene::{OutsideParent, Scene};
 use glam::Vec3;
 use odori_pose::motion::Source;
 use std::sync::Arc;
@@ -67,6 +69,7 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
     for a in first {
         place(&mut scene, a, &mut warnings);
     }
+    let mut following = Vec::new();
     for (m, asset) in &loaded_models {
         let i = scene.add_model(asset.clone(), &[Source::Vmd(&m.motion)]);
         // A PMD's `base` morph (the vertex list its other morphs move) has a track in MMD's
@@ -82,14 +85,28 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
                 m.name, m.edge_width
             ));
         }
-        if m.outside_parents.iter().any(|k| k.parent.is_some()) {
-            warnings.push(format!(
-                "model {}: outside parents (外部親) are not applied yet: its bones follow \
-                 their own parents",
-                m.name
-            ));
-        }
+        following.push((
+            i,
+            outside_parents(m, &loaded_models, &scene_index, &mut warnings),
+        ));
     }
+    // Once every model is in: a key may name one drawn later.
+    for (i, keys) in following.into_iter().filter(|(_, k)| !k.is_empty()) {
+        scene
+            .set_outside_parents(i, keys)
+            .expect("keys name loaded models' bones");
+    }
+    // MikuMikuDance's calculation order for the models; accessories, which follow no one's
+    // pose, first.
+    let mut order: Vec<usize> = (0..first.len()).collect();
+    let mut by_calculation: Vec<(u8, usize, usize)> = (loaded_models.iter())
+        .map(|(m, _)| (m.evaluation_order, m.slot, scene_index[m.slot].unwrap_or(0)))
+        .collect();
+    by_calculation.sort();
+    order.extend(by_calculation.iter().map(|&(_, _, i)| i));
+    scene
+        .set_evaluation_order(order)
+        .expect("every loaded model once");
     for a in rest {
         place(&mut scene, a, &mut warnings);
     }
@@ -131,6 +148,53 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
         scene.set_audio(path);
     }
     (scene, warnings)
+}
+
+/// Model `m`'s outside-parent keys in the scene's terms: its bone and the followed model's
+/// scene index and bone. A bone its model lacks, or a followed model that was left out or
+/// lacks the bone, is a warning, and that key makes the bone follow nothing.
+fn outside_parents(
+    m: &ProjectModel,
+    loaded: &[(&ProjectModel, Arc<ModelAsset>)],
+    scene_index: &[Option<usize>],
+    warnings: &mut Vec<String>,
+) -> Vec<OutsideParent> {
+    let bone_of = |slot: usize, name: &str| {
+        let (_, asset) = loaded.iter().find(|(l, _)| l.slot == slot)?;
+        asset.pose().find_bone(name)
+    };
+    let mut keys = Vec::new();
+    for k in &m.outside_parents {
+        let Some(bone) = bone_of(m.slot, &k.bone) else {
+            warnings.push(format!(
+                "model {}: bone {} has an outside parent at frame {}, but the model has no such \
+                 bone: ignored",
+                m.name, k.bone, k.frame
+            ));
+            continue;
+        };
+        let parent = k.parent.as_ref().and_then(|(slot, name)| {
+            let found = scene_index
+                .get(*slot)
+                .copied()
+                .flatten()
+                .zip(bone_of(*slot, name));
+            if found.is_none() {
+                warnings.push(format!(
+                    "model {}: bone {}'s outside parent at frame {} is bone {name} of a model \
+                     that was left out or lacks it: the bone follows its own parent",
+                    m.name, k.bone, k.frame
+                ));
+            }
+            found
+        });
+        keys.push(OutsideParent {
+            frame: k.frame as f32,
+            bone,
+            parent,
+        });
+    }
+    keys
 }
 
 /// Read and compile one of the project's files, or say why not.

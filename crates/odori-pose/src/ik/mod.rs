@@ -198,6 +198,11 @@ pub fn solve_pair(model: &Model, inst: &mut Instance, a: usize, b: usize, lockst
 /// run's solvers or the machine do not allow it. The results are [`solve_pair`]'s (or
 /// [`solve`]'s) on each instance.
 pub(crate) fn solve_run_grouped(model: &Model, instances: &mut [Instance], run: &IkRun) -> bool {
+    // The lanes read a chain's outer parent from the model: an instance that follows an
+    // outside parent solves alone, where `fk::parent_skin` gives it.
+    if instances.iter().any(|i| !i.outside_parents.is_empty()) {
+        return false;
+    }
     #[cfg(target_arch = "x86_64")]
     {
         let solvers = [run.first, run.second];

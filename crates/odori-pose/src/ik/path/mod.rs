@@ -23,7 +23,7 @@ use super::step::Step;
 use super::{Directions, directions, within_tolerance};
 use crate::fk;
 use crate::instance::Instance;
-use crate::model::{IkSolver, Model, NONE};
+use crate::model::{IkSolver, Model};
 use glam::{Affine3A, Mat3A, Vec3A};
 
 /// One plain-path solve in progress.
@@ -64,8 +64,7 @@ impl<'a> PathSolve<'a> {
         links: &'a mut [LinkState],
     ) -> PathSolve<'a> {
         let s = &model.solvers[si];
-        let top_parent = model.parent[s.chain[0] as usize];
-        let outer = (top_parent != NONE).then(|| inst.skinning[top_parent as usize]);
+        let outer = fk::parent_skin(model, inst, s.chain[0] as usize);
         let slots = &mut slots[..s.chain.len()];
         for (slot, &b) in slots.iter_mut().zip(&s.chain) {
             *slot = ChainSlot::load(model, inst, b as usize);
