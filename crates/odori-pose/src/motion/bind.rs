@@ -14,6 +14,14 @@ pub enum Source<'a> {
     Vpd(&'a Vpd),
 }
 
+/// The bytes of a bone or morph name a VMD key holds.
+const VMD_NAME_BYTES: usize = 15;
+
+/// What a VMD key holds of the name `sjis`.
+fn vmd_name(sjis: &[u8]) -> &[u8] {
+    &sjis[..sjis.len().min(VMD_NAME_BYTES)]
+}
+
 struct RawBoneKey {
     frame: u32,
     translation: Vec3A,
@@ -52,20 +60,23 @@ impl Motion {
         let mut morphs: BTreeMap<u32, BTreeMap<u32, f32>> = BTreeMap::new();
         let mut props: BTreeMap<u32, (bool, Vec<(usize, bool)>)> = BTreeMap::new();
         let mut unbound = std::collections::BTreeSet::new();
-        // Name lookups by Shift-JIS bytes (VMD) and by text (VPD).
+        // Name lookups by Shift-JIS bytes (VMD) and by text (VPD). A VMD holds the first 15
+        // bytes of a bone or morph name (MikuMikuDance cuts it there, mid-character if need
+        // be), so the model's names are matched by their first 15 bytes; where two share them,
+        // the first in the model takes the track.
         let bone_by_sjis: std::collections::HashMap<&[u8], u32> = model
             .bone_sjis
             .iter()
             .enumerate()
             .rev()
-            .map(|(i, n)| (n.as_slice(), i as u32))
+            .map(|(i, n)| (vmd_name(n), i as u32))
             .collect();
         let morph_by_sjis: std::collections::HashMap<&[u8], u32> = model
             .morphs
             .iter()
             .enumerate()
             .rev()
-            .map(|(i, m)| (m.sjis.as_slice(), i as u32))
+            .map(|(i, m)| (vmd_name(&m.sjis), i as u32))
             .collect();
         for src in sources {
             match src {
