@@ -257,6 +257,21 @@ impl App {
         Ok(warnings)
     }
 
+    /// The file names of the scene's models, in drawing order: what the page's header names
+    /// (a dropped file that was left out, such as a PMD twin of a PMX, is not among them).
+    pub fn model_names(&self) -> Vec<String> {
+        (self.scene.models().iter())
+            .map(|m| {
+                let label = m.asset().label();
+                label
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or(label)
+                    .to_string()
+            })
+            .collect()
+    }
+
     /// Stand the models side by side (`true`) or every one at the origin where its motion
     /// puts it (`false`, MMD's placement and the default). The dance goes on from where it
     /// was.

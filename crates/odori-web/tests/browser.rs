@@ -480,7 +480,7 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
         "the motion did not reach the model: end frame {end}"
     );
     // The page shows what it warned about (the dance's tracks Gene lacks, counted by the
-    // binder natively below as the same words) over the picture; its header names the scene
+    // binder natively below as the same words) above the picture; its header names the scene
     // compactly, the model and the motion, not the twelve textures, which are in the list.
     let shown = &result["geneShown"];
     assert_eq!(shown["warningsHidden"], serde_json::json!(false), "{shown}");

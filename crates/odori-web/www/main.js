@@ -36,9 +36,9 @@ function showWarnings(warnings) {
   box.hidden = warnings.length === 0;
 }
 
-// The header's line: what plays, compactly (models, motions, camera, song by file name), with
-// every file loaded behind a disclosure. A drop with a model starts the list again; motions or
-// a song dropped on their own join it.
+// The header's line: what plays, compactly (the scene's models as loaded, then motions, camera
+// and song by file name), with every file loaded behind a disclosure. A drop with a model starts
+// the list again; motions or a song dropped on their own join it.
 let sceneFiles = [];
 function showScene(drop) {
   const startsScene = drop.some(({ path }) => /\.(pmx|pmd|zip)$/i.test(path));
@@ -47,11 +47,11 @@ function showScene(drop) {
   const name = (p) => p.split(/[\\/]/).pop();
   const of = (re) => list.map((f) => f.path).filter((p) => re.test(p)).map(name);
   const parts = [];
-  const models = of(/\.(pmx|pmd)$/i);
+  // The models the scene holds (a PMD twin of a PMX, or a file that failed, is not among them).
+  const models = state.app.model_names();
   const motions = of(/\.(vmd|vpd)$/i);
-  const zips = of(/\.zip$/i);
   const songs = of(AUDIO);
-  if (models.length || zips.length) parts.push([...models, ...zips].join(", "));
+  if (models.length) parts.push(models.join(", "));
   if (motions.length) parts.push(motions.length > 2 ? `${motions.length} motions` : motions.join(", "));
   if (songs.length) parts.push(`♪ ${songs.join(", ")}`);
   const adapter = $("status").textContent.split(" — ").pop();

@@ -97,7 +97,7 @@ try {
     await page.evaluate((f) => window.odori.seek(f), DEMO_FRAME);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     result.recoveredFrame = await page.evaluate(() => window.odori.position());
-    // The message box lies over the canvas: out of the picture compared with native.
+    // The message box above the canvas goes, so the page's layout is the first shot's.
     await page.evaluate(() => { document.getElementById("error").hidden = true; });
     await canvasShot("demo_recovered.png");
   }
@@ -121,7 +121,7 @@ try {
     await wait(() => window.odori.loads >= 2 || window.odori.lastError);
     result.motionError = await page.evaluate(() => window.odori.lastError);
     result.geneEndAfter = await page.evaluate(() => window.odori.endFrame());
-    // What the page shows of it: the warnings over the picture, the header's scene line and
+    // What the page shows of it: the warnings above the picture, the header's scene line and
     // its file list.
     result.geneShown = await page.evaluate(() => ({
       warnings: [...document.querySelectorAll("#warnings li")].map((li) => li.textContent),
