@@ -45,6 +45,8 @@ pub struct Message {
 pub struct Messages {
     list: Vec<Message>,
     printed: usize,
+    /// Every warning ever added, cleared or not: a rebuild finds the same ones again.
+    warned: std::collections::HashSet<String>,
 }
 
 impl Messages {
@@ -52,7 +54,7 @@ impl Messages {
     /// every drop and finds the same unmatched tracks each time.
     pub fn push(&mut self, level: Level, text: impl Into<String>) {
         let text = text.into();
-        if level == Level::Warning && self.list.iter().any(|m| m.text == text) {
+        if level == Level::Warning && !self.warned.insert(text.clone()) {
             return;
         }
         self.list.push(Message { level, text });
@@ -107,7 +109,7 @@ impl Messages {
         self.list.is_empty()
     }
 
-    /// Forget the messages (all were printed).
+    /// Forget the messages (all were printed); a warning given again stays unsaid.
     pub fn clear(&mut self) {
         self.list.clear();
         self.printed = 0;
@@ -133,9 +135,16 @@ mod tests {
         assert_eq!(second.len(), 1);
         assert_eq!(second[0].level, Level::Warning);
         assert!(m.take_new().is_empty());
-        // The same warning found again by a rebuild is not new.
+        // The same warning found again by a rebuild is not new, even after the start-up
+        // messages were printed and cleared (a drop then printed the load's warning again).
         m.warn("3 motion tracks match nothing in a");
         assert!(m.take_new().is_empty());
+        let mut started = Messages::default();
+        started.warn("3 motion tracks match nothing in a");
+        started.print_new();
+        started.clear();
+        started.warn("3 motion tracks match nothing in a");
+        assert!(started.take_new().is_empty());
         let levels: Vec<Level> = m.latest(3).map(|x| x.level).collect();
         assert_eq!(levels, [Level::Warning, Level::Error, Level::Info]);
     }
