@@ -14,18 +14,18 @@ pub(crate) fn overclaim(bytes: &[u8]) -> Option<String> {
 /// and a 24-bit big-endian length each. The Vorbis comment block (kind 4) holds
 /// little-endian lengths, the picture block (kind 6) big-endian ones.
 fn flac(bytes: &[u8]) -> Option<String> {
-    // symphonia's probe reads the container whose marker it meets first, scanning from the
-    // start past bytes it does not know (and past ID3 tags): a FLAC marker after junk is read
-    // as FLAC, one inside a file that starts as another container is not.
-    let other = bytes.starts_with(b"RIFF")
-        || bytes.starts_with(b"OggS")
-        || bytes.get(4..8) == Some(b"ftyp".as_slice())
-        || (bytes.len() > 1 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0);
-    if other {
-        return None;
-    }
-    let marker = bytes.windows(4).position(|w| w == b"fLaC")?;
-    let mut at = marker + 4;
+    // symphonia's probe scans from the start past bytes it does not take for another format
+    // (and its notion of those is more than a first byte or two), so any `fLaC` marker may
+    // be where it starts reading FLAC: the blocks after each one are checked.
+    let markers = bytes.windows(4).enumerate().filter(|(_, w)| *w == b"fLaC");
+    markers
+        .map(|(marker, _)| blocks(bytes, marker + 4))
+        .find_map(|e| e)
+}
+
+/// The metadata blocks from `at` on, as FLAC lays them out after its marker: the first
+/// claim that cannot fit.
+fn blocks(bytes: &[u8], mut at: usize) -> Option<String> {
     while let Some(header) = bytes.get(at..at + 4) {
         let start = at + 4;
         let len = u32::from_be_bytes([0, header[1], header[2], header[3]]) as usize;
@@ -195,10 +195,11 @@ mod tests {
         cut.truncate(cut.len() - 1);
         assert_eq!(overclaim(&cut), None);
         assert_eq!(overclaim(b"ID3\x04"), None);
-        // Another container at the start is read as that, whatever follows.
-        let mut wav = b"RIFF".to_vec();
-        wav.extend(flac(4, &[0, 0, 0, 0, 1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]));
-        assert_eq!(overclaim(&wav), None);
+        // Behind bytes that look like another format's start, a FLAC claim is still checked:
+        // symphonia's probe may pass them by (CI's fuzz smoke found one behind `FF EF F5`).
+        let mut mp3_like = vec![0xFF, 0xEF, 0xF5];
+        mp3_like.extend(flac(4, &[0, 0, 0, 0, 1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]));
+        assert!(overclaim(&mp3_like).is_some());
     }
 
     /// What CI's fuzz smoke found: a byte symphonia skips, then a FLAC whose comment claims
@@ -217,6 +218,14 @@ mod tests {
         let message = overclaim(found).expect("refused");
         assert!(
             message.starts_with("FLAC metadata at byte 21:"),
+            "{message}"
+        );
+        // The second, behind bytes an MP3 frame could start with.
+        let found: &[u8] =
+            b"\xff\xef\xf5fLaC\x86\x80\xfe\x32\x32\xef\0\0\x84\0\0\x21\0\0\0\0\0\x50\x04";
+        let message = overclaim(found).expect("refused");
+        assert!(
+            message.starts_with("FLAC metadata at byte 15:"),
             "{message}"
         );
         assert_eq!(overclaim(b""), None);
