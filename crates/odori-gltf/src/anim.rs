@@ -16,8 +16,11 @@ pub struct AnimOut {
 
 /// Node indices the channels point at.
 pub struct Targets {
-    /// The skinned mesh node (for the weights channel), when the mesh has morph targets.
-    pub mesh_node: Option<usize>,
+    /// Per skinned mesh with morph targets: its node, and the range of its targets among the
+    /// sampled weights.
+    pub meshes: Vec<(usize, std::ops::Range<usize>)>,
+    /// Per accessory (layout order): its node.
+    pub accessories: Vec<usize>,
     pub camera_node: Option<usize>,
     /// The camera's field of view changes: animate camera 0's `yfov`.
     pub animate_fov: bool,
@@ -33,19 +36,24 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
     let mut channels = Vec::new();
     let count = |keep: &[bool]| keep.iter().filter(|&&k| k).count();
     let mut keys = 0;
-    let mut add =
-        |buf: &mut Buffer, keep: &[bool], values: Vec<f32>, width: usize, target: Value| {
-            let input = *inputs.entry(keep.to_vec()).or_insert_with(|| {
-                let times: Vec<f32> = (0..keep.len())
-                    .filter(|&k| keep[k])
-                    .map(|k| s.times[k])
-                    .collect();
-                buf.floats(&times, 1, None, true)
-            });
-            let output = buf.floats(&values, width, None, false);
-            samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
-            channels.push(json!({ "sampler": samplers.len() - 1, "target": target }));
-        };
+    let mut add = |buf: &mut Buffer,
+                   keep: &[bool],
+                   values: Vec<f32>,
+                   width: usize,
+                   target: Value,
+                   interpolation: &str| {
+        let input = *inputs.entry(keep.to_vec()).or_insert_with(|| {
+            let times: Vec<f32> = (0..keep.len())
+                .filter(|&k| keep[k])
+                .map(|k| s.times[k])
+                .collect();
+            buf.floats(&times, 1, None, true)
+        });
+        let output = buf.floats(&values, width, None, false);
+        samplers.push(json!({ "input": input, "output": output, "interpolation": interpolation }));
+        channels.push(json!({ "sampler": samplers.len() - 1, "target": target }));
+    };
+
     let node = |node: usize, path: &str| json!({ "node": node, "path": path });
     let bones = s.bones;
     let frames = |keep: &[bool]| (0..keep.len()).filter(|&k| keep[k]).collect::<Vec<_>>();
@@ -53,26 +61,65 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
         let t: Vec<f32> = (frames(&kept.translation[b]).into_iter())
             .flat_map(|k| s.translation[k * bones + b].to_array())
             .collect();
-        add(buf, &kept.translation[b], t, 3, node(b, "translation"));
+        add(
+            buf,
+            &kept.translation[b],
+            t,
+            3,
+            node(b, "translation"),
+            "LINEAR",
+        );
         let r: Vec<f32> = (frames(&kept.rotation[b]).into_iter())
             .flat_map(|k| s.rotation[k * bones + b].to_array())
             .collect();
-        add(buf, &kept.rotation[b], r, 4, node(b, "rotation"));
+        add(buf, &kept.rotation[b], r, 4, node(b, "rotation"), "LINEAR");
         keys += count(&kept.translation[b]) + count(&kept.rotation[b]);
     }
     let n = s.frames();
-    if let Some(mesh) = nodes.mesh_node
-        && n > 0
-        && !s.weights.is_empty()
-    {
-        let targets = s.weights.len() / n;
+    let targets = s.weights.len().checked_div(n).unwrap_or(0);
+    for (mesh, range) in &nodes.meshes {
+        if n == 0 || range.is_empty() {
+            continue;
+        }
         let w: Vec<f32> = (frames(&kept.weights).into_iter())
-            .flat_map(|k| s.weights[k * targets..(k + 1) * targets].iter().copied())
+            .flat_map(|k| {
+                s.weights[k * targets + range.start..k * targets + range.end]
+                    .iter()
+                    .copied()
+            })
             .collect();
         // A weights channel's output is frames × targets scalars.
-        let input_keep = kept.weights.clone();
-        add(buf, &input_keep, w, 1, node(mesh, "weights"));
+        add(buf, &kept.weights, w, 1, node(*mesh, "weights"), "LINEAR");
         keys += count(&kept.weights);
+    }
+    for (a, accessory) in nodes.accessories.iter().enumerate() {
+        let Some(keep) = kept.accessories.get(a).and_then(Option::as_ref) else {
+            continue;
+        };
+        let at = accessory;
+        let poses = &s.accessories[a];
+        let t: Vec<f32> = (frames(&keep.translation).into_iter())
+            .flat_map(|k| poses[k].translation.to_array())
+            .collect();
+        add(
+            buf,
+            &keep.translation,
+            t,
+            3,
+            node(*at, "translation"),
+            "LINEAR",
+        );
+        let r: Vec<f32> = (frames(&keep.rotation).into_iter())
+            .flat_map(|k| poses[k].rotation.to_array())
+            .collect();
+        add(buf, &keep.rotation, r, 4, node(*at, "rotation"), "LINEAR");
+        let sc: Vec<f32> = (frames(&keep.scale).into_iter())
+            .flat_map(|k| [poses[k].scale; 3])
+            .collect();
+        // Hidden frames are scale 0, held until shown again rather than grown into.
+        let interpolation = if keep.hidden { "STEP" } else { "LINEAR" };
+        add(buf, &keep.scale, sc, 3, node(*at, "scale"), interpolation);
+        keys += count(&keep.translation) + count(&keep.rotation) + count(&keep.scale);
     }
     if let Some(camera) = nodes.camera_node
         && !s.camera.is_empty()
@@ -86,11 +133,19 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
             t,
             3,
             node(camera, "translation"),
+            "LINEAR",
         );
         let r: Vec<f32> = (frames(&kept.camera_rotation).into_iter())
             .flat_map(|k| s.camera[k].1.to_array())
             .collect();
-        add(buf, &kept.camera_rotation, r, 4, node(camera, "rotation"));
+        add(
+            buf,
+            &kept.camera_rotation,
+            r,
+            4,
+            node(camera, "rotation"),
+            "LINEAR",
+        );
         keys += count(&kept.camera_translation) + count(&kept.camera_rotation);
         if nodes.animate_fov {
             // Every frame's field of view, through KHR_animation_pointer: core glTF animates
@@ -102,7 +157,7 @@ pub fn animation(s: &Samples, kept: &Kept, nodes: Targets, buf: &mut Buffer) -> 
                 "path": "pointer",
                 "extensions": { "KHR_animation_pointer": { "pointer": "/cameras/0/perspective/yfov" } },
             });
-            add(buf, &every, fov, 1, pointer);
+            add(buf, &every, fov, 1, pointer, "LINEAR");
             keys += n;
         }
     }

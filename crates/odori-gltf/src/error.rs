@@ -8,8 +8,8 @@ pub enum GltfError {
     Playback(#[from] odori_playback::PlaybackError),
     #[error("{path}: the output must end in .glb or .gltf")]
     BadExtension { path: PathBuf },
-    #[error("glTF export takes one model; the scene has {0}")]
-    ModelCount(usize),
+    #[error("glTF export needs a model; the scene has none")]
+    NoModel,
     #[error("bad range {start}:{stop}: {why}")]
     BadRange {
         start: f32,

@@ -28,8 +28,8 @@ pub struct MeshOut {
 }
 
 /// The bone nodes at rest: each bone's translation from its parent (glTF space), named as in
-/// the model, with its children. Node `b` is bone `b`.
-pub fn bone_nodes(asset: &ModelAsset) -> Vec<Value> {
+/// the model, with its children. Node `base + b` is bone `b`.
+pub fn bone_nodes(asset: &ModelAsset, base: usize) -> Vec<Value> {
     let pose = asset.pose();
     let rest = pose.rest_positions();
     let parents = pose.parents();
@@ -51,7 +51,7 @@ pub fn bone_nodes(asset: &ModelAsset) -> Vec<Value> {
                 "translation": [t.x, t.y, t.z],
             });
             if !children[b].is_empty() {
-                node["children"] = json!(children[b]);
+                node["children"] = json!(children[b].iter().map(|c| base + c).collect::<Vec<_>>());
             }
             node
         })
@@ -60,8 +60,14 @@ pub fn bone_nodes(asset: &ModelAsset) -> Vec<Value> {
 
 /// Write the mesh (positions, normals, UVs, joints, weights, per-material indices, morph
 /// targets) and the skin into `buf`. `material_count` primitives at most: a material that
-/// draws no triangle gets none.
-pub fn mesh(asset: &ModelAsset, buf: &mut Buffer) -> MeshOut {
+/// draws no triangle gets none. The model's materials are glTF materials `first_material..`
+/// and its bones nodes `first_joint..`.
+pub fn mesh(
+    asset: &ModelAsset,
+    buf: &mut Buffer,
+    first_material: usize,
+    first_joint: usize,
+) -> MeshOut {
     let mesh = asset.mesh();
     let pose = asset.pose();
     let n = mesh.vertex_count();
@@ -127,7 +133,7 @@ pub fn mesh(asset: &ModelAsset, buf: &mut Buffer) -> MeshOut {
         }));
         Some(json!({
             "name": pose.name(),
-            "joints": (0..bones).collect::<Vec<_>>(),
+            "joints": (first_joint..first_joint + bones).collect::<Vec<_>>(),
             "inverseBindMatrices": ibm,
         }))
     } else {
@@ -170,7 +176,7 @@ pub fn mesh(asset: &ModelAsset, buf: &mut Buffer) -> MeshOut {
         let mut p = json!({
             "attributes": attributes,
             "indices": acc,
-            "material": m,
+            "material": first_material + m,
             "mode": 4,
         });
         if !targets.is_empty() {

@@ -35,6 +35,7 @@ use buffer::Buffer;
 use glam::Vec3;
 use odori_playback::Scene;
 use odori_pose::model::MorphKind;
+use sample::Layout;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -100,8 +101,9 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
-/// Export the scene's one model (with its motions and the scene's camera) to `output`
-/// (`.glb`: one file, textures inside; `.gltf`: with `.bin` and PNG textures beside).
+/// Export the scene (its dancers and stages as skinned meshes on one node tree, each
+/// accessory a node under the bone holding it, and the camera) to `output` (`.glb`: one
+/// file, textures inside; `.gltf`: with `.bin` and PNG textures beside).
 pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Summary, GltfError> {
     let ext = output
         .extension()
@@ -116,8 +118,8 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
             });
         }
     };
-    if scene.models().len() != 1 {
-        return Err(GltfError::ModelCount(scene.models().len()));
+    if scene.models().is_empty() {
+        return Err(GltfError::NoModel);
     }
     let start = options.start;
     let stop = options
@@ -138,30 +140,27 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
         });
     }
     let fps = if options.fps == 60 { 60 } else { 30 };
-    let asset = scene.models()[0].asset().clone();
-    let label = asset.label().to_string();
-    let pose = asset.pose();
-    if pose.bone_count() > u16::MAX as usize {
-        return Err(GltfError::TooLarge {
-            model: label,
-            what: format!("{} bones", pose.bone_count()),
-            limit: u16::MAX as usize,
-        });
+    for m in scene.models() {
+        let bones = m.asset().pose().bone_count();
+        if bones > u16::MAX as usize {
+            return Err(GltfError::TooLarge {
+                model: m.asset().label().to_string(),
+                what: format!("{bones} bones"),
+                limit: u16::MAX as usize,
+            });
+        }
     }
     let stem = output
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "model".into());
     let folder = output.parent().unwrap_or(Path::new("")).to_path_buf();
-    let mut summary = Summary {
-        bones: pose.bone_count(),
-        vertices: asset.mesh().vertex_count(),
-        ..Summary::default()
-    };
+    let mut layout = Layout::of(&scene, start);
+    let mut summary = Summary::default();
 
     let mut buf = Buffer::default();
     let mut image_files = Vec::new();
-    let store = if glb {
+    let mut store = if glb {
         materials::ImageStore::Embedded
     } else {
         materials::ImageStore::Beside {
@@ -169,48 +168,171 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
             files: &mut image_files,
         }
     };
-    let mats = materials::materials(&asset, &mut buf, store);
+    // Every dancer's and stage's bones first, so that node `b` is exported bone `b`.
+    let mut nodes: Vec<Value> = Vec::new();
+    for (m, base) in scene.models().iter().zip(&layout.base) {
+        if let Some(base) = *base {
+            nodes.extend(geometry::bone_nodes(m.asset(), base));
+        }
+    }
+    let parents = layout.parents(&scene);
+    // Each model's skeleton root: its one root bone, or a node holding its several root
+    // bones (a skin's joints need a common root).
+    let mut skeleton: Vec<Option<usize>> = vec![None; scene.models().len()];
+    let mut scene_nodes = Vec::new();
+    for (i, m) in scene.models().iter().enumerate() {
+        let Some(base) = layout.base[i] else {
+            continue;
+        };
+        let pose = m.asset().pose();
+        let roots: Vec<usize> = (0..pose.bone_count())
+            .filter(|&b| pose.parents()[b] == odori_pose::model::NONE)
+            .map(|b| base + b)
+            .collect();
+        let root = match roots[..] {
+            [] => continue,
+            [root] => root,
+            _ => {
+                nodes.push(json!({ "name": pose.name(), "children": roots }));
+                nodes.len() - 1
+            }
+        };
+        skeleton[i] = Some(root);
+        scene_nodes.push(root);
+    }
+    let mut mats = materials::MaterialsOut::default();
+    let mut meshes = Vec::new();
+    let mut skins = Vec::new();
+    let mut mesh_targets = Vec::new();
+    let mut accessory_nodes = Vec::new();
+    let mut described = Vec::new();
+    for (i, m) in scene.models().iter().enumerate() {
+        let asset = m.asset();
+        let pose = asset.pose();
+        let label = asset.label().to_string();
+        let at_start = m.accessory().map(|a| a.at(start));
+        let first_material = mats.materials.len();
+        let opacity = at_start.map_or(1.0, |a| a.opacity);
+        materials::materials(asset, &mut buf, &mut store, opacity, &mut mats);
+        let first_joint = match layout.base[i] {
+            Some(base) => base,
+            None => {
+                // The accessory's node, its bones at rest under it, hung under its holder.
+                let node = nodes.len();
+                let state = at_start.expect("an accessory has a state");
+                let p = sample::AccessoryPose::of(&state);
+                let bones = geometry::bone_nodes(asset, node + 1);
+                let roots: Vec<usize> = (0..pose.bone_count())
+                    .filter(|&b| pose.parents()[b] == odori_pose::model::NONE)
+                    .map(|b| node + 1 + b)
+                    .collect();
+                let mut json = json!({
+                    "name": format!("{} (accessory)", pose.name()),
+                    "translation": p.translation.to_array(),
+                    "rotation": p.rotation.to_array(),
+                    "scale": [p.scale, p.scale, p.scale],
+                    "extras": { "mmd": {
+                        "accessory": label,
+                        "opacity": state.opacity,
+                        "additive": m.accessory().is_some_and(|a| a.transform.additive),
+                    }},
+                });
+                if !roots.is_empty() {
+                    skeleton[i] = Some(if let [root] = roots[..] { root } else { node });
+                    json["children"] = json!(roots);
+                }
+                nodes.push(json);
+                nodes.extend(bones);
+                let holder = layout.accessories[accessory_nodes.len()].1;
+                match holder.and_then(|h| layout.bone(h)) {
+                    Some(b) => {
+                        let children = nodes[b]
+                            .as_object_mut()
+                            .expect("a node is an object")
+                            .entry("children")
+                            .or_insert_with(|| json!([]));
+                        children.as_array_mut().expect("a list").push(json!(node));
+                    }
+                    None => scene_nodes.push(node),
+                }
+                accessory_nodes.push(node);
+                node + 1
+            }
+        };
+        // A model of bones alone (MMD's dummy-bone models) has no mesh to write.
+        let has_mesh = asset.mesh().vertex_count() > 0 && !asset.mesh().indices().is_empty();
+        let geo = has_mesh.then(|| geometry::mesh(asset, &mut buf, first_material, first_joint));
+        let (sdef, qdef) = geo.as_ref().map_or((0, 0), |g| (g.sdef, g.qdef));
+        summary.bones += pose.bone_count();
+        if let Some(geo) = geo {
+            summary.vertices += asset.mesh().vertex_count();
+            summary.triangles += geo.triangles;
+            summary.sdef += geo.sdef;
+            summary.qdef += geo.qdef;
+            if geo.sdef + geo.qdef > 0 {
+                summary.warnings.push(format!(
+                    "{label}: {} SDEF and {} QDEF vertices written as linear (BDEF) skinning, which glTF has; they bend a little differently at joints",
+                    geo.sdef, geo.qdef
+                ));
+            }
+            let mesh_node = nodes.len();
+            let mut mesh_json = geo.mesh;
+            mesh_json["extras"]["mmd"] = mmd_morphs(pose);
+            let mut node = json!({ "name": pose.name(), "mesh": meshes.len() });
+            if let Some(mut skin) = geo.skin {
+                if let Some(root) = skeleton[i] {
+                    skin["skeleton"] = json!(root);
+                }
+                node["skin"] = json!(skins.len());
+                skins.push(skin);
+            }
+            meshes.push(mesh_json);
+            nodes.push(node);
+            scene_nodes.push(mesh_node);
+            if layout.base[i].is_some() {
+                // An accessory's morphs have no keys: only dancers' and stages' targets move.
+                let first = layout.targets.iter().map(|(_, t)| t.len()).sum::<usize>();
+                mesh_targets.push((mesh_node, first..first + geo.target_morphs.len()));
+                layout.targets.push((i, geo.target_morphs));
+            }
+            summary.targets += meshes
+                .last()
+                .map_or(0, |m| m["weights"].as_array().map_or(0, Vec::len));
+        }
+        let role = match m.role() {
+            odori_playback::scene::Role::Dancer => "dancer",
+            odori_playback::scene::Role::Stage => "stage",
+            odori_playback::scene::Role::Accessory(_) => "accessory",
+        };
+        described.push(json!({
+            "model": pose.name(),
+            "source": label,
+            "role": role,
+            "firstBoneNode": first_joint,
+            "sdefVertices": sdef,
+            "qdefVertices": qdef,
+        }));
+    }
     summary.warnings.extend(mats.warnings.iter().cloned());
-    let geo = geometry::mesh(&asset, &mut buf);
-    summary.triangles = geo.triangles;
-    summary.targets = geo.target_morphs.len();
-    summary.sdef = geo.sdef;
-    summary.qdef = geo.qdef;
-    if geo.sdef + geo.qdef > 0 {
-        summary.warnings.push(format!(
-            "{label}: {} SDEF and {} QDEF vertices written as linear (BDEF) skinning, which glTF has; they bend a little differently at joints",
-            geo.sdef, geo.qdef
-        ));
-    }
-
-    let mut nodes = geometry::bone_nodes(&asset);
-    let bones = nodes.len();
-    let roots: Vec<usize> = (0..bones)
-        .filter(|&b| pose.parents()[b] == odori_pose::model::NONE)
-        .collect();
-    let mesh_node = nodes.len();
-    let mut mesh_json = geo.mesh;
-    mesh_json["extras"]["mmd"] = mmd_morphs(pose);
-    let mut node = json!({ "name": pose.name(), "mesh": 0 });
-    if geo.skin.is_some() {
-        node["skin"] = json!(0);
-    }
-    nodes.push(node);
-    let mut scene_nodes: Vec<usize> = roots.clone();
-    scene_nodes.push(mesh_node);
+    let first = &described[0];
+    let name = if scene.models().len() == 1 {
+        scene.models()[0].asset().pose().name().to_string()
+    } else {
+        stem.clone()
+    };
 
     let mut root = json!({
         "asset": { "version": "2.0", "generator": format!("odori {}", env!("CARGO_PKG_VERSION")) },
         "scene": 0,
-        "materials": mats.materials,
-        "meshes": [mesh_json],
     });
-    if let Some(skin) = geo.skin {
-        let mut skin = skin;
-        if roots.len() == 1 {
-            skin["skeleton"] = json!(roots[0]);
-        }
-        root["skins"] = json!([skin]);
+    if !meshes.is_empty() {
+        root["meshes"] = json!(meshes);
+    }
+    if !mats.materials.is_empty() {
+        root["materials"] = json!(mats.materials);
+    }
+    if !skins.is_empty() {
+        root["skins"] = json!(skins);
     }
     if !mats.textures.is_empty() {
         root["textures"] = json!(mats.textures);
@@ -222,42 +344,58 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
     let mut camera_node = None;
     let mut animate_fov = false;
     let mut extras = json!({ "mmd": {
-        "model": pose.name(),
-        "source": label,
-        "sdefVertices": geo.sdef,
-        "qdefVertices": geo.qdef,
+        "model": first["model"],
+        "source": first["source"],
+        "sdefVertices": summary.sdef,
+        "qdefVertices": summary.qdef,
+        "models": described,
     }});
     if options.animate {
         let (samples, warnings) = sample::sample(
             scene.clone(),
+            &layout,
             start,
             stop,
             fps,
             options.physics,
             options.settle,
-            &geo.target_morphs,
         );
         summary.warnings.extend(warnings);
+        for (a, &(model, _)) in layout.accessories.iter().enumerate() {
+            let (lo, hi) = samples.opacity[a];
+            if hi - lo > 1e-6 {
+                summary.warnings.push(format!(
+                    "{}: its opacity changes ({lo:.2} to {hi:.2}), which core glTF cannot animate; written at {:.2}",
+                    scene.models()[model].asset().label(),
+                    layout_opacity(&scene, model, start),
+                ));
+            }
+        }
         summary.frames = samples.frames();
         summary.first = start;
         summary.last =
             start + (samples.frames().saturating_sub(1)) as f32 * odori_pose::FPS / fps as f32;
-        let parents = pose.parents();
-        let rest: Vec<Vec3> = pose
-            .rest_positions()
-            .iter()
+        let rest: Vec<Vec3> = (scene.models().iter().zip(&layout.base))
+            .filter(|(_, b)| b.is_some())
+            .flat_map(|(m, _)| m.asset().pose().rest_positions().iter())
             .map(|&p| space::point(p.into()))
             .collect();
-        let kept = if options.reduce {
-            let scale = largest_offset(&asset);
-            reduce::reduce(&samples, parents, &rest, scale, options.tolerance)
+        let mut kept = if options.reduce {
+            let scale = (scene.models().iter().zip(&layout.base))
+                .filter(|(_, b)| b.is_some())
+                .map(|(m, _)| largest_offset(m.asset()))
+                .fold(0.0, f32::max);
+            reduce::reduce(&samples, &parents, &rest, scale, options.tolerance)
         } else {
-            reduce::keep_all(&samples, parents)
+            reduce::keep_all(&samples, &parents)
         };
+        kept.accessories =
+            reduce::accessories(&samples, options.reduce.then_some(options.tolerance));
         summary.error = kept.error;
-        let channels = 2 * bones
+        let channels = 2 * layout.bones
             + 2 * usize::from(!samples.camera.is_empty())
-            + usize::from(summary.targets > 0);
+            + mesh_targets.iter().filter(|(_, r)| !r.is_empty()).count()
+            + 3 * kept.accessories.iter().flatten().count();
         summary.keys_unreduced = channels * samples.frames();
         if has_camera && let Some(&(t, r, fov)) = samples.camera.first() {
             let index = nodes.len();
@@ -293,7 +431,8 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
             &samples,
             &kept,
             anim::Targets {
-                mesh_node: (summary.targets > 0).then_some(mesh_node),
+                meshes: mesh_targets,
+                accessories: accessory_nodes,
                 camera_node,
                 animate_fov,
             },
@@ -312,7 +451,7 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
         });
     }
     root["nodes"] = json!(nodes);
-    root["scenes"] = json!([{ "name": pose.name(), "nodes": scene_nodes }]);
+    root["scenes"] = json!([{ "name": name, "nodes": scene_nodes }]);
     root["extras"] = extras;
     root["bufferViews"] = json!(buf.views);
     root["accessors"] = json!(buf.accessors);
@@ -348,6 +487,13 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
     summary.bytes = files.iter().map(|f| f.bytes.len()).sum();
     summary.files = files.into_iter().map(|f| f.path).collect();
     Ok(summary)
+}
+
+/// The opacity an accessory's materials are written with: its opacity at the first frame.
+fn layout_opacity(scene: &Scene, model: usize, start: f32) -> f32 {
+    scene.models()[model]
+        .accessory()
+        .map_or(1.0, |a| a.at(start).opacity)
 }
 
 /// The longest vertex morph offset: how far a weight error moves a vertex at most.

@@ -22,6 +22,8 @@ pub enum ImageStore<'a> {
     },
 }
 
+/// Every model's materials, textures and images, added to model by model.
+#[derive(Default)]
 pub struct MaterialsOut {
     pub materials: Vec<Value>,
     pub textures: Vec<Value>,
@@ -31,14 +33,15 @@ pub struct MaterialsOut {
     pub warnings: Vec<String>,
 }
 
-pub fn materials(asset: &ModelAsset, buf: &mut Buffer, mut store: ImageStore<'_>) -> MaterialsOut {
-    let mut out = MaterialsOut {
-        materials: Vec::new(),
-        textures: Vec::new(),
-        images: Vec::new(),
-        samplers: Vec::new(),
-        warnings: Vec::new(),
-    };
+/// Add `asset`'s materials (and the textures they use) to `out`, every alpha times
+/// `opacity` (an accessory's Tr).
+pub fn materials(
+    asset: &ModelAsset,
+    buf: &mut Buffer,
+    store: &mut ImageStore<'_>,
+    opacity: f32,
+    out: &mut MaterialsOut,
+) {
     // Texture name → (texture index, has translucent pixels).
     let mut loaded: HashMap<String, Option<(usize, bool)>> = HashMap::new();
     for m in &asset.render().materials {
@@ -52,7 +55,7 @@ pub fn materials(asset: &ModelAsset, buf: &mut Buffer, mut store: ImageStore<'_>
                         }
                         let image = out.images.len();
                         let mut img = json!({ "name": name });
-                        match &mut store {
+                        match store {
                             ImageStore::Embedded => {
                                 img["bufferView"] = json!(buf.view(&png, None));
                                 img["mimeType"] = json!("image/png");
@@ -78,7 +81,7 @@ pub fn materials(asset: &ModelAsset, buf: &mut Buffer, mut store: ImageStore<'_>
         // The colour MMD shows a fully lit surface in under its default light.
         let lit =
             (m.diffuse.truncate() * MMD_LIGHT + m.ambient).clamp(glam::Vec3::ZERO, glam::Vec3::ONE);
-        let alpha = d.w.clamp(0.0, 1.0);
+        let alpha = (d.w * opacity).clamp(0.0, 1.0);
         let blend = alpha < 1.0 || texture.is_some_and(|(_, t)| t);
         let mut pbr = json!({
             "baseColorFactor": [lit.x, lit.y, lit.z, alpha],
@@ -101,7 +104,6 @@ pub fn materials(asset: &ModelAsset, buf: &mut Buffer, mut store: ImageStore<'_>
         }
         out.materials.push(mat);
     }
-    out
 }
 
 fn mmd_values(m: &odori_render::model::MaterialDesc) -> Value {

@@ -44,8 +44,75 @@ pub struct Kept {
     pub weights: Vec<bool>,
     pub camera_translation: Vec<bool>,
     pub camera_rotation: Vec<bool>,
+    /// Per accessory (layout order), when its pose changes over the frames.
+    pub accessories: Vec<Option<AccessoryKept>>,
     /// The largest world error left over all bones and frames (position, rotation element).
     pub error: (f32, f32),
+}
+
+/// Which frames an accessory node's channels keep.
+pub struct AccessoryKept {
+    pub translation: Vec<bool>,
+    pub rotation: Vec<bool>,
+    pub scale: Vec<bool>,
+    /// Hidden at some frame (scale 0): the scale steps from key to key.
+    pub hidden: bool,
+}
+
+/// Per accessory, `None` when its pose is the same at every frame (the node holds it), else
+/// the frames to keep: every frame, or with `tol` those linear interpolation (a step for a
+/// scale that hides it) does not reproduce within it. An accessory's node hangs under its
+/// bone, so its error adds to nothing below it but its own rest bones.
+pub fn accessories(s: &Samples, tol: Option<Tolerance>) -> Vec<Option<AccessoryKept>> {
+    let n = s.frames();
+    (s.accessories.iter())
+        .map(|poses| {
+            let first = poses.first()?;
+            if poses.iter().all(|p| p == first) {
+                return None;
+            }
+            let hidden = poses.iter().any(|p| p.scale == 0.0);
+            let Some(tol) = tol else {
+                return Some(AccessoryKept {
+                    translation: vec![true; n],
+                    rotation: vec![true; n],
+                    scale: vec![true; n],
+                    hidden,
+                });
+            };
+            let scale = if hidden {
+                // A step holds each key to the next: keep the frames where the value changes.
+                (0..n)
+                    .map(|k| k == 0 || k + 1 == n || poses[k].scale != poses[k - 1].scale)
+                    .collect()
+            } else {
+                greedy(n, tol.position * 0.5, |i, j, k| {
+                    let x = u(i, j, k);
+                    (poses[i].scale + (poses[j].scale - poses[i].scale) * x - poses[k].scale).abs()
+                })
+            };
+            Some(AccessoryKept {
+                translation: greedy(n, tol.position * 0.5, |i, j, k| {
+                    lerp_error(
+                        poses[i].translation,
+                        poses[j].translation,
+                        poses[k].translation,
+                        u(i, j, k),
+                    )
+                }),
+                rotation: greedy(n, tol.rotation * 0.25, |i, j, k| {
+                    quat_error(
+                        poses[i].rotation,
+                        poses[j].rotation,
+                        poses[k].rotation,
+                        u(i, j, k),
+                    )
+                }),
+                scale,
+                hidden,
+            })
+        })
+        .collect()
 }
 
 /// Keep every key (no reduction).
@@ -57,6 +124,7 @@ pub fn keep_all(s: &Samples, parents: &[u32]) -> Kept {
         weights: vec![true; n],
         camera_translation: vec![true; if s.camera.is_empty() { 0 } else { n }],
         camera_rotation: vec![true; if s.camera.is_empty() { 0 } else { n }],
+        accessories: Vec::new(),
         error: world_error(s, &all_true(s), &all_true(s), parents, &order_of(parents)),
     }
 }
@@ -146,6 +214,7 @@ pub fn reduce(
         weights,
         camera_translation,
         camera_rotation,
+        accessories: Vec::new(),
         error,
     }
 }

@@ -101,6 +101,11 @@ pub struct AccessoryState {
     pub parent: Option<ParentBone>,
     /// Translation × rotation × scale in the parent's space.
     pub matrix: Affine3A,
+    /// The parts of `matrix`: the translation, the rotation, and the uniform scale (not
+    /// negative), for front ends that keep them apart (glTF nodes).
+    pub position: Vec3,
+    pub orientation: Quat,
+    pub scale: f32,
     pub opacity: f32,
     pub visible: bool,
 }
@@ -130,6 +135,9 @@ impl Accessory {
         let state = |parent, t: &AccessoryTransform, orientation: Quat| AccessoryState {
             parent,
             matrix: placement(t.position, orientation, t.scale),
+            position: t.position,
+            orientation,
+            scale: t.scale.max(0.0),
             opacity: t.opacity,
             visible: t.visible,
         };

@@ -149,24 +149,34 @@ enum Command {
         #[arg(long, default_value_t = 0.001, value_name = "UNITS")]
         tolerance: f32,
     },
-    /// Export a model and its dance to glTF 2.0 (.glb, or .gltf with files beside it): the
-    /// mesh, skin and morph targets, and every bone's motion baked after IK, append and
-    /// physics, so any 3D tool plays the dance as odori does.
+    /// Export a dance to glTF 2.0 (.glb, or .gltf with files beside it): each model's mesh,
+    /// skin and morph targets, every bone's motion baked after IK, append, physics and
+    /// outside parents, props as nodes under the bones holding them, and the camera, so any
+    /// 3D tool plays the scene as odori does.
     #[command(after_help = "Examples:
   odori export model.pmx dance.vmd --camera camera.vmd -o dance.glb
   odori export model.pmx dance.vmd --range 0:299 --fps 60 -o part.gltf
+  odori export model.pmx dance.vmd --stage room.pmx --accessory mic.x@0:右手首 -o scene.glb
+  odori export project.pmm --search ~/MikuMikuDance -o project.glb   an MMD project
   odori export model.pmx -o model.glb                      the rest pose, no animation")]
     Export {
-        /// The model: PMX or PMD.
-        model: PathBuf,
-        /// VMD motions or VPD poses, merged in order (none: the rest pose).
-        motions: Vec<PathBuf>,
+        /// Each model (PMX or PMD) followed by its VMD motions or VPD poses (merged in
+        /// order; none: the rest pose); a file ending in .pmx or .pmd starts the next model.
+        /// Or one MikuMikuDance project (.pmm), with its own models, keys, accessories and
+        /// range.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
         /// Camera motion VMD (default: the motions' own camera keys); exported as a camera
         /// node with its animation.
         #[arg(long, value_name = "CAM.vmd")]
         camera: Option<PathBuf>,
+        #[command(flatten)]
+        scene: cmd::scene::SceneArgs,
+        /// Another folder to look for a project's models and accessories in (repeatable).
+        #[arg(long, value_name = "DIR")]
+        search: Vec<PathBuf>,
         /// MMD frames `a:b` (b included; either side may be left out), or one frame `a`.
-        /// Default: the whole motion.
+        /// Default: the whole motion (a project's own range).
         #[arg(long, value_name = "A:B", allow_hyphen_values = true,
               value_parser = cmd::render::parse_range)]
         range: Option<Range>,
@@ -450,9 +460,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tolerance,
         } => cmd::bake::run(&model, &motion, &output, tolerance, verbose)?,
         Command::Export {
-            model,
-            motions,
+            files,
             camera,
+            scene,
+            search,
             range,
             fps,
             output,
@@ -460,9 +471,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             settle,
             no_reduce,
         } => cmd::export::run(cmd::export::Args {
-            model,
-            motions,
+            files,
             camera,
+            scene,
+            search,
             range,
             fps,
             output,

@@ -90,12 +90,17 @@ fn validate(file: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Three exports (PMX and PMD as GLB, a PMD as .gltf), each with wavefile_v2 and its camera: zero errors and
-/// zero warnings. The report's own counts show what it looked at (one animation, a skin,
-/// morph targets, textures), so an export that lost them cannot pass by being empty.
+/// Five exports, each with wavefile_v2 and its camera: PMX and PMD as GLB, a PMD as
+/// .gltf, a scene (Gene on Gene_light.pmd as a stage, miku_v2.pmd as a prop in her right
+/// hand), and MikuMikuDance's sample project (frames 0–60): zero errors and zero warnings.
+/// The report's own counts show what it looked at (one animation, a skin, morph targets,
+/// textures), so an export that lost them cannot pass by being empty.
 #[test]
-fn validator_reports_nothing_on_the_three_exports() {
-    let Some((gene, gene_pmd, miku, dance, camera)) = assets() else {
+fn validator_reports_nothing_on_the_five_exports() {
+    let (Some((gene, gene_pmd, miku, dance, camera)), Some(project)) = (
+        assets(),
+        odori_testkit::shared("assets/mmd-sample/UserFile/サンプル（きしめんAllStar).pmm"),
+    ) else {
         return;
     };
     let have = runs("node", "--version") && gltf_dir().join("node_modules/gltf-validator").is_dir();
@@ -107,21 +112,35 @@ fn validator_reports_nothing_on_the_three_exports() {
     {
         return;
     }
-    for (model, name) in [
-        (&gene, "gene.glb"),
-        (&gene_pmd, "gene_pmd.glb"),
-        (&miku, "miku.gltf"),
-    ] {
+    let prop = format!("{}@0:右手首", miku.display());
+    let with_dance = |model: &Path| -> Vec<std::ffi::OsString> {
+        vec![
+            model.into(),
+            dance.clone().into(),
+            "--camera".into(),
+            camera.clone().into(),
+        ]
+    };
+    let mut scene = with_dance(&gene);
+    scene.extend(["--stage".into(), gene_pmd.clone().into()]);
+    scene.extend(["--accessory".into(), prop.into()]);
+    let exports: Vec<(Vec<std::ffi::OsString>, &str, usize)> = vec![
+        (with_dance(&gene), "gene.glb", 1),
+        (with_dance(&gene_pmd), "gene_pmd.glb", 1),
+        (with_dance(&miku), "miku.gltf", 1),
+        (scene, "scene.glb", 3),
+        (
+            vec![project.into(), "--range".into(), "0:60".into()],
+            "project.glb",
+            9,
+        ),
+    ];
+    for (args, name, meshes) in exports {
         let out = tmp(name);
-        run(&[
-            "export".as_ref(),
-            model.as_os_str(),
-            dance.as_os_str(),
-            "--camera".as_ref(),
-            camera.as_os_str(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ]);
+        let mut all: Vec<&std::ffi::OsStr> = vec!["export".as_ref()];
+        all.extend(args.iter().map(|a| a.as_os_str()));
+        all.extend(["-o".as_ref(), out.as_os_str()]);
+        run(&all);
         let report = validate(&out);
         let issues = &report["issues"];
         eprintln!(
@@ -139,6 +158,12 @@ fn validator_reports_nothing_on_the_three_exports() {
         assert_eq!(info["hasSkins"], true, "{name}: {info}");
         assert_eq!(info["hasMorphTargets"], true, "{name}: {info}");
         assert_eq!(info["hasTextures"], true, "{name}: {info}");
+        let json = read_json(&out);
+        assert_eq!(
+            json["meshes"].as_array().map(Vec::len),
+            Some(meshes),
+            "{name}: one mesh per model with a mesh"
+        );
         let resources = info["resources"].as_array().unwrap();
         assert!(
             resources.iter().any(|r| r["mimeType"] == "image/png"),
@@ -608,12 +633,19 @@ fn babylon_animates_the_camera_field_of_view_through_the_pointer_extension() {
     );
 }
 
+/// The JSON of a `.gltf`, or of a GLB's first chunk.
+fn read_json(path: &Path) -> Value {
+    let bytes = std::fs::read(path).unwrap();
+    if !bytes.starts_with(b"glTF") {
+        return serde_json::from_slice(&bytes).unwrap();
+    }
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}
+
 /// The last MMD frame a GLB's animation covers, from the file's own `extras.mmd.animation`.
 fn glb_last_frame(glb: &Path) -> f32 {
-    let bytes = std::fs::read(glb).unwrap();
-    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let json: Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
-    json["extras"]["mmd"]["animation"]["lastFrame"]
+    read_json(glb)["extras"]["mmd"]["animation"]["lastFrame"]
         .as_f64()
         .unwrap() as f32
 }

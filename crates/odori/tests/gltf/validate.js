@@ -10,7 +10,7 @@ const bytes = new Uint8Array(fs.readFileSync(file));
 validator
   .validateBytes(bytes, {
     uri: path.basename(file),
-    maxIssues: 100,
+    maxIssues: 100000,
     externalResourceFunction: (uri) =>
       new Promise((resolve, reject) => {
         const full = path.resolve(path.dirname(file), decodeURIComponent(uri));
