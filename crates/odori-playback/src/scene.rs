@@ -139,7 +139,7 @@ impl Scene {
         let motion = Arc::new(Motion::bind(asset.pose(), motions));
         self.add_bound(asset, motion);
         for m in motions {
-            if let Source::Vmd(v) = m {
+            if let Some(v) = m.vmd() {
                 self.take_camera_and_light(v);
             }
         }

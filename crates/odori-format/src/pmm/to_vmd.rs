@@ -123,7 +123,44 @@ fn text_of(names: &[VarText], i: usize) -> String {
 /// named by the IK bones' names). Version 1 projects have no name tables: their bone keys
 /// cannot be named and are left out, with a warning.
 pub fn model_motion(model: &Model) -> (Vmd, Vec<Warning>) {
+    let (vmd, _, converted) = convert(model);
+    let mut warnings = cut_name_warnings(model);
+    warnings.extend(converted);
+    (vmd, warnings)
+}
+
+/// The model's bone and morph names that a VMD key, which keeps 15 bytes of a name, cannot
+/// tell apart: their keys land on one track in [`model_motion`]'s VMD (as in a VMD MMD
+/// itself exports), one warning each.
+pub fn cut_name_warnings(model: &Model) -> Vec<Warning> {
     let mut warnings = Vec::new();
+    if model.bone_names.len() == model.initial_bone_keys.len() {
+        for (what, names) in [("bone", &model.bone_names), ("morph", &model.morph_names)] {
+            warn_colliding_names(what, names, &mut warnings);
+        }
+    }
+    warnings
+}
+
+/// Which of the project's tracks each key of a converted motion comes from: per key of
+/// `vmd.bones`, its index in the model's bone name table; per key of `vmd.morphs`, in the
+/// morph name table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyTracks {
+    pub bones: Vec<u32>,
+    pub morphs: Vec<u32>,
+}
+
+/// [`model_motion`], with the track each key comes from, for a player that binds the keys
+/// by the project's full names rather than by the 15 bytes a VMD key keeps (so names that
+/// share those bytes stay apart; no warning about them then).
+pub fn model_motion_tracks(model: &Model) -> (Vmd, KeyTracks, Vec<Warning>) {
+    convert(model)
+}
+
+fn convert(model: &Model) -> (Vmd, KeyTracks, Vec<Warning>) {
+    let mut warnings = Vec::new();
+    let mut tracks = KeyTracks::default();
     let name = match &model.name {
         super::ModelName::V2 { japanese, .. } => {
             let b = &japanese.0;
@@ -140,10 +177,7 @@ pub fn model_motion(model: &Model) -> (Vmd, Vec<Warning>) {
             track: "bones".into(),
             message: "the project has no bone name table (version 1): keys not converted".into(),
         });
-        return (out, warnings);
-    }
-    for (what, names) in [("bone", &model.bone_names), ("morph", &model.morph_names)] {
-        warn_colliding_names(what, names, &mut warnings);
+        return (out, tracks, warnings);
     }
     let bone_name = |i: usize| format!("bone {}", text_of(&model.bone_names, i));
     each_key(
@@ -158,6 +192,7 @@ pub fn model_motion(model: &Model) -> (Vmd, Vec<Warning>) {
                 z: bezier(&k.curves[2]),
                 rotation: bezier(&k.curves[3]),
             };
+            tracks.bones.push(i as u32);
             out.bones.push(vmd::BoneKey {
                 name: field(&model.bone_names[i].0),
                 frame,
@@ -174,6 +209,7 @@ pub fn model_motion(model: &Model) -> (Vmd, Vec<Warning>) {
         &morph_name,
         &mut warnings,
         |i, frame, k| {
+            tracks.morphs.push(i as u32);
             out.morphs.push(vmd::MorphKey {
                 name: field(&model.morph_names[i].0),
                 frame,
@@ -212,7 +248,7 @@ pub fn model_motion(model: &Model) -> (Vmd, Vec<Warning>) {
             })
         },
     );
-    (out, warnings)
+    (out, tracks, warnings)
 }
 
 /// The camera, light and self-shadow keys as one camera VMD (model name "カメラ・照明"). A

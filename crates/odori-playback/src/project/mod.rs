@@ -28,6 +28,9 @@ pub struct ProjectModel {
     pub file: Resolved,
     /// Its bone, morph and model (visibility, IK) keys.
     pub motion: Vmd,
+    /// Which of the project's bone and morph names each key of `motion` is for: the scene
+    /// binds keys by those full names, not by the 15 bytes a VMD key keeps.
+    pub tracks: pmm::KeyTracks,
     /// 1-based drawing position among the models.
     pub draw_order: u8,
     /// Position in the evaluation order (models that others follow come first).
@@ -111,7 +114,7 @@ impl Project {
             if let Resolved::Missing { .. } = file {
                 warnings.push(format!("model {name}: {file}"));
             }
-            let (motion, w) = pmm::model_motion(m);
+            let (motion, tracks, w) = pmm::model_motion_tracks(m);
             warnings.extend(w.iter().map(|w| format!("model {name}: {w}")));
             let outside_parents = outside_parents(&pmm, slot, &mut warnings);
             models.push(ProjectModel {
@@ -119,6 +122,7 @@ impl Project {
                 name,
                 file,
                 motion,
+                tracks,
                 draw_order: m.draw_order,
                 evaluation_order: m.evaluation_order,
                 edge_width: m.edge_width,

@@ -17,6 +17,39 @@ use glam::Vec3;
 use odori_pose::motion::Source;
 use std::sync::Arc;
 
+/// Per key of the model's motion, the bone (and per morph key, the morph) it is for: the
+/// model's bone or morph with the project's full name for that track, as MikuMikuDance binds
+/// a project's keys (a VMD key keeps 15 bytes of a name, and two long names can share them).
+fn key_targets(
+    project: &Project,
+    m: &ProjectModel,
+    model: &odori_pose::Model,
+) -> (Vec<Option<u32>>, Vec<Option<u32>>) {
+    let pmm = &project.pmm.models[m.slot];
+    let bone_of: std::collections::HashMap<&[u8], u32> = (model.bone_sjis().iter())
+        .enumerate()
+        .rev()
+        .map(|(i, n)| (&n[..], i as u32))
+        .collect();
+    let morph_of: std::collections::HashMap<&[u8], u32> = (model.morphs().iter())
+        .enumerate()
+        .rev()
+        .map(|(i, n)| (&n.sjis[..], i as u32))
+        .collect();
+    let find = |names: &[odori_format::pmm::VarText],
+                of: &std::collections::HashMap<&[u8], u32>,
+                tracks: &[u32]| {
+        let targets: Vec<Option<u32>> = (names.iter()).map(|n| of.get(&n.0[..]).copied()).collect();
+        (tracks.iter())
+            .map(|&t| targets.get(t as usize).copied().flatten())
+            .collect()
+    };
+    (
+        find(&pmm.bone_names, &bone_of, &m.tracks.bones),
+        find(&pmm.morph_names, &morph_of, &m.tracks.morphs),
+    )
+}
+
 /// The name of a PMD's base morph.
 const PMD_BASE_MORPH: &str = "base";
 
@@ -71,7 +104,13 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
     }
     let mut following = Vec::new();
     for (m, asset) in &loaded_models {
-        let i = scene.add_model(asset.clone(), &[Source::Vmd(&m.motion)]);
+        let (bones, morphs) = key_targets(project, m, asset.pose());
+        let keys = Source::Indexed {
+            vmd: &m.motion,
+            bones: &bones,
+            morphs: &morphs,
+        };
+        let i = scene.add_model(asset.clone(), &[keys]);
         // A PMD's `base` morph (the vertex list its other morphs move) has a track in MMD's
         // project but is no morph odori's model lists: not a track that matches nothing.
         let unbound: Vec<String> = (scene.models()[i].motion().unbound().iter())

@@ -12,6 +12,25 @@ use std::collections::BTreeMap;
 pub enum Source<'a> {
     Vmd(&'a Vmd),
     Vpd(&'a Vpd),
+    /// A VMD whose bone and morph keys already know their model bone and morph: per key of
+    /// `vmd.bones` (`bones`) and of `vmd.morphs` (`morphs`), the index, or `None` for a key
+    /// that matches nothing. What a MikuMikuDance project's keys are: the project names every
+    /// bone in full, where a VMD key keeps 15 bytes and two long names can share them.
+    Indexed {
+        vmd: &'a Vmd,
+        bones: &'a [Option<u32>],
+        morphs: &'a [Option<u32>],
+    },
+}
+
+impl<'a> Source<'a> {
+    /// The VMD the source holds, when it is one.
+    pub fn vmd(&self) -> Option<&'a Vmd> {
+        match *self {
+            Source::Vmd(v) | Source::Indexed { vmd: v, .. } => Some(v),
+            Source::Vpd(_) => None,
+        }
+    }
 }
 
 /// The bytes of a bone or morph name a VMD key holds.
@@ -79,50 +98,9 @@ impl Motion {
             .map(|(i, m)| (vmd_name(&m.sjis), i as u32))
             .collect();
         for src in sources {
-            match src {
-                Source::Vmd(vmd) => {
-                    for k in &vmd.bones {
-                        let Some(&b) = bone_by_sjis.get(k.name.bytes()) else {
-                            unbound.insert(k.name.text());
-                            continue;
-                        };
-                        let c = k.curves();
-                        bones.entry(b).or_default().insert(
-                            k.frame,
-                            RawBoneKey {
-                                frame: k.frame,
-                                translation: Vec3A::from_array(k.translation),
-                                rotation: normalized(k.rotation),
-                                curves: [
-                                    Curve::from_bezier(c.x),
-                                    Curve::from_bezier(c.y),
-                                    Curve::from_bezier(c.z),
-                                    Curve::from_bezier(c.rotation),
-                                ],
-                                physics_off: k.physics_disabled(),
-                            },
-                        );
-                    }
-                    for k in &vmd.morphs {
-                        let Some(&m) = morph_by_sjis.get(k.name.bytes()) else {
-                            unbound.insert(k.name.text());
-                            continue;
-                        };
-                        morphs.entry(m).or_default().insert(k.frame, k.weight);
-                    }
-                    for k in &vmd.properties {
-                        let entry = props.entry(k.frame).or_insert((true, Vec::new()));
-                        entry.0 = k.visible != 0;
-                        for s in &k.ik {
-                            match model.find_solver_by_sjis(s.name.bytes()) {
-                                Some(si) => entry.1.push((si, s.enabled != 0)),
-                                None => {
-                                    unbound.insert(s.name.text());
-                                }
-                            }
-                        }
-                    }
-                }
+            let (vmd, indexed) = match *src {
+                Source::Vmd(vmd) => (vmd, None),
+                Source::Indexed { vmd, bones, morphs } => (vmd, Some((bones, morphs))),
                 Source::Vpd(vpd) => {
                     for p in &vpd.bones {
                         let Some(b) = model.find_bone(&p.name) else {
@@ -148,6 +126,56 @@ impl Motion {
                             None => {
                                 unbound.insert(p.name.clone());
                             }
+                        }
+                    }
+                    continue;
+                }
+            };
+            for (j, k) in vmd.bones.iter().enumerate() {
+                let b = match indexed {
+                    Some((bones, _)) => bones.get(j).copied().flatten(),
+                    None => bone_by_sjis.get(k.name.bytes()).copied(),
+                };
+                let Some(b) = b.filter(|&b| (b as usize) < model.bone_count()) else {
+                    unbound.insert(k.name.text());
+                    continue;
+                };
+                let c = k.curves();
+                bones.entry(b).or_default().insert(
+                    k.frame,
+                    RawBoneKey {
+                        frame: k.frame,
+                        translation: Vec3A::from_array(k.translation),
+                        rotation: normalized(k.rotation),
+                        curves: [
+                            Curve::from_bezier(c.x),
+                            Curve::from_bezier(c.y),
+                            Curve::from_bezier(c.z),
+                            Curve::from_bezier(c.rotation),
+                        ],
+                        physics_off: k.physics_disabled(),
+                    },
+                );
+            }
+            for (j, k) in vmd.morphs.iter().enumerate() {
+                let m = match indexed {
+                    Some((_, morphs)) => morphs.get(j).copied().flatten(),
+                    None => morph_by_sjis.get(k.name.bytes()).copied(),
+                };
+                let Some(m) = m.filter(|&m| (m as usize) < model.morphs.len()) else {
+                    unbound.insert(k.name.text());
+                    continue;
+                };
+                morphs.entry(m).or_default().insert(k.frame, k.weight);
+            }
+            for k in &vmd.properties {
+                let entry = props.entry(k.frame).or_insert((true, Vec::new()));
+                entry.0 = k.visible != 0;
+                for s in &k.ik {
+                    match model.find_solver_by_sjis(s.name.bytes()) {
+                        Some(si) => entry.1.push((si, s.enabled != 0)),
+                        None => {
+                            unbound.insert(s.name.text());
                         }
                     }
                 }

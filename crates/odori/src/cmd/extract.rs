@@ -34,6 +34,10 @@ pub fn run(project: &Path, output: &Path, search: &[PathBuf]) -> Result<()> {
     std::fs::create_dir_all(output)
         .with_context(|| format!("cannot create the folder {}", output.display()))?;
     for m in &project.models {
+        // The project keeps full names; the VMD written here keeps 15 bytes of each.
+        for w in odori_format::pmm::cut_name_warnings(&project.pmm.models[m.slot]) {
+            eprintln!("warning: model {}: {w}", m.name);
+        }
         let path = output.join(model_file_name(m.slot, &m.name));
         write_vmd(&path, &m.motion)?;
         println!(
