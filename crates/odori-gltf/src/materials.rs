@@ -126,6 +126,7 @@ fn mmd_values(m: &odori_render::model::MaterialDesc) -> Value {
         "edgeSize": m.edge_size,
         "groundShadow": m.ground_shadow,
         "castShadow": m.cast_shadow,
+        "additive": m.additive,
         "receiveShadow": m.receive_shadow,
     })
 }

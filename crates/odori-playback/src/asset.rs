@@ -135,6 +135,15 @@ impl ModelAsset {
         self
     }
 
+    /// This model drawn with additive blending (加算合成: MMD's switch for an accessory or a
+    /// model): every material's colour added to what is behind it.
+    pub fn with_additive_blending(mut self) -> ModelAsset {
+        for m in &mut self.render.materials {
+            m.additive = true;
+        }
+        self
+    }
+
     /// The file path (or "embedded demo"), for messages.
     pub fn label(&self) -> &str {
         &self.label

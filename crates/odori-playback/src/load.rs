@@ -304,12 +304,21 @@ fn assemble<M: DancerMotions>(
                         })
                     }
                 };
-                if spec.transform.additive {
-                    warnings.push(format!(
-                        "{}: additive blending (加算合成) is not drawn yet; drawn blended",
-                        spec.path.display()
-                    ));
-                }
+                // A model loaded for this accessory alone becomes additive; one shared with
+                // another part of the scene cannot change for it.
+                let asset = match spec.transform.additive {
+                    false => asset,
+                    true => match Arc::try_unwrap(asset) {
+                        Ok(own) => Arc::new(own.with_additive_blending()),
+                        Err(shared) => {
+                            warnings.push(format!(
+                                "{}: its model is shared with another part of the scene, so it is drawn blended, not added (加算合成)",
+                                spec.path.display()
+                            ));
+                            shared
+                        }
+                    },
+                };
                 let accessory = Accessory::fixed(parent, spec.transform);
                 scene.add_accessory(asset, accessory);
             }

@@ -402,3 +402,105 @@ fn golden_gene_on_a_stage_with_a_microphone() {
     scene.set_camera(&odori_playback::load::camera_file(&camera).unwrap());
     common::check_frames(scene, &[(900.0, "scene_gene_stage_mic_0900".into())], false);
 }
+
+/// 加算合成: an additive accessory's colour is added to what is behind it. Evidence, the blend
+/// equation (source × alpha + destination, saturating at white), on every renderer: three
+/// pictures of the demo standing still, one camera, on a dark background: without the
+/// microphone (the destination), with it drawn normally (opaque: where it shows, its pixels
+/// are the source) and with it additive (`ModelAsset::with_additive_blending`). Wherever the
+/// normal picture differs from the first, the additive one is their sum, channel by channel,
+/// within 2 (two 8-bit roundings).
+#[test]
+fn an_additive_accessory_adds_its_colour_to_what_is_behind() {
+    let demo = odori_render::demo::Demo::new();
+    let mic = |additive: bool| {
+        let textures = odori_render::TextureSource::Folder(std::env::temp_dir());
+        let asset = ModelAsset::compile(
+            odori_playback::ModelFile::Pmx(&microphone()),
+            textures,
+            "mic",
+        )
+        .unwrap();
+        Arc::new(match additive {
+            true => asset.with_additive_blending(),
+            false => asset,
+        })
+    };
+    let scene_with = |prop: Option<Arc<ModelAsset>>| {
+        let mut scene = Scene::new();
+        scene.add_model(Arc::new(ModelAsset::demo(&demo)), &[]);
+        if let Some(prop) = prop {
+            let transform = AccessoryTransform {
+                position: Vec3::new(0.0, 9.0, -4.0),
+                rotation: Vec3::new(0.0, 0.0, 1.2),
+                scale: 3.0,
+                ..AccessoryTransform::DEFAULT
+            };
+            scene.add_accessory(prop, Accessory::fixed(None, transform));
+        }
+        Arc::new(scene)
+    };
+    let scenes = [
+        scene_with(None),
+        scene_with(Some(mic(false))),
+        scene_with(Some(mic(true))),
+    ];
+    let camera = scenes[0].framing_camera(1.0);
+    let options = RenderOptions {
+        width: 160,
+        height: 160,
+        msaa: 1,
+        self_shadow: false,
+        ground_shadow: false,
+        edges: false,
+        background: [0.15, 0.2, 0.3, 1.0],
+        ..Default::default()
+    };
+    let count = odori_render::devices_for_tests().len();
+    for k in 0..count {
+        let name = odori_render::devices_for_tests().remove(k).describe();
+        let pictures: Vec<image::RgbaImage> = (scenes.iter())
+            .map(|scene| {
+                let device = odori_render::devices_for_tests().remove(k);
+                let mut r = renderer_for(scene, device, options.clone());
+                let mut player = Player::new(scene.clone(), no_physics());
+                let mut frame = Frame::default();
+                player.evaluate_at(0.0, &mut frame);
+                frame.prepare(&mut r, true);
+                r.render_image(&frame.view(camera))
+            })
+            .collect();
+        let [behind, normal, added] = &pictures[..] else {
+            unreachable!()
+        };
+        let background = *behind.get_pixel(0, 0);
+        let (mut compared, mut on_demo, mut worst) = (0, 0, 0i32);
+        for ((d, s), a) in behind.pixels().zip(normal.pixels()).zip(added.pixels()) {
+            if d == s {
+                assert_eq!(
+                    d, a,
+                    "{name}: a pixel the microphone does not cover changed"
+                );
+                continue;
+            }
+            for c in 0..3 {
+                let want = (d.0[c] as i32 + s.0[c] as i32).min(255);
+                worst = worst.max((a.0[c] as i32 - want).abs());
+            }
+            compared += 1;
+            // Over the demo rather than the background: the sum is not the background's.
+            on_demo += usize::from(*d != background);
+        }
+        eprintln!("{name}: {compared} pixels compared, {on_demo} over the demo, worst {worst}");
+        if let Ok(dir) = std::env::var("ODORI_KEEP_PICTURES") {
+            added.save(format!("{dir}/additive_{k}.png")).unwrap();
+            normal.save(format!("{dir}/normal_{k}.png")).unwrap();
+        }
+        assert!(compared > 500, "{name}: the microphone is in view");
+        assert!(
+            on_demo > 50,
+            "{name}: the microphone covers some of the demo"
+        );
+        assert!(worst <= 2, "{name}: off the blend equation by {worst}");
+    }
+}

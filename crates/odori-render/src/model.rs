@@ -60,6 +60,10 @@ pub struct MaterialDesc {
     pub sphere: Option<String>,
     pub sphere_mode: SphereMode,
     pub toon: ToonRef,
+    /// 加算合成 (MMD's additive blending of an accessory or a model): the colour is added to
+    /// what is behind it (source × alpha + destination) instead of laid over it; glowing
+    /// effects, light beams, lens flares.
+    pub additive: bool,
     /// Range into the index buffer.
     pub indices: Range<u32>,
 }
@@ -145,6 +149,7 @@ impl RenderModel {
                         Toon::Shared(_) => ToonRef::None,
                         Toon::Texture(i) => tex(i).map_or(ToonRef::None, ToonRef::File),
                     },
+                    additive: false,
                     indices,
                 }
             })
@@ -208,6 +213,7 @@ impl RenderModel {
                         Some(name) => ToonRef::File(name.clone()),
                         None => ToonRef::None,
                     },
+                    additive: false,
                     indices,
                 }
             })

@@ -18,6 +18,10 @@ pub struct Pipelines {
     pub shadow_layout: wgpu::BindGroupLayout,
     pub model_culled: wgpu::RenderPipeline,
     pub model_double: wgpu::RenderPipeline,
+    /// The model pipelines for an additive material (加算合成): source × alpha added to the
+    /// destination.
+    pub additive_culled: wgpu::RenderPipeline,
+    pub additive_double: wgpu::RenderPipeline,
     pub edge: wgpu::RenderPipeline,
     pub ground: wgpu::RenderPipeline,
     /// Light-space depth, culled as the material is in the model pass (MikuMikuDance
@@ -166,6 +170,18 @@ impl Pipelines {
             }),
             write_mask: wgpu::ColorWrites::ALL,
         });
+        let additive = Some(wgpu::ColorTargetState {
+            format: color,
+            blend: Some(wgpu::BlendState {
+                color: wgpu::BlendComponent {
+                    src_factor: wgpu::BlendFactor::SrcAlpha,
+                    dst_factor: wgpu::BlendFactor::One,
+                    operation: wgpu::BlendOperation::Add,
+                },
+                alpha: wgpu::BlendComponent::OVER,
+            }),
+            write_mask: wgpu::ColorWrites::ALL,
+        });
         let multisample = wgpu::MultisampleState {
             count: samples,
             ..Default::default()
@@ -183,8 +199,9 @@ impl Pipelines {
                         fs: Option<&str>,
                         cull: Option<wgpu::Face>,
                         depth_stencil: wgpu::DepthStencilState,
-                        ms: wgpu::MultisampleState| {
-            let targets = [blend.clone()];
+                        ms: wgpu::MultisampleState,
+                        target: &Option<wgpu::ColorTargetState>| {
+            let targets = [target.clone()];
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(layout),
@@ -221,6 +238,7 @@ impl Pipelines {
             Some(wgpu::Face::Back),
             depth(true),
             multisample,
+            &blend,
         );
         let model_double = pipeline(
             "model double-sided",
@@ -230,6 +248,27 @@ impl Pipelines {
             None,
             depth(true),
             multisample,
+            &blend,
+        );
+        let additive_culled = pipeline(
+            "model additive",
+            &full,
+            "vs_model",
+            Some("fs_model"),
+            Some(wgpu::Face::Back),
+            depth(true),
+            multisample,
+            &additive,
+        );
+        let additive_double = pipeline(
+            "model additive double-sided",
+            &full,
+            "vs_model",
+            Some("fs_model"),
+            None,
+            depth(true),
+            multisample,
+            &additive,
         );
         let edge = pipeline(
             "edge",
@@ -239,6 +278,7 @@ impl Pipelines {
             Some(wgpu::Face::Front),
             depth(true),
             multisample,
+            &blend,
         );
         let ground = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("ground shadow"),
@@ -284,6 +324,7 @@ impl Pipelines {
                 cull,
                 light_depth.clone(),
                 wgpu::MultisampleState::default(),
+                &blend,
             )
         };
         let shadow_culled = shadow("light depth", Some(wgpu::Face::Back));
@@ -294,6 +335,8 @@ impl Pipelines {
             shadow_layout,
             model_culled,
             model_double,
+            additive_culled,
+            additive_double,
             edge,
             ground,
             shadow_culled,

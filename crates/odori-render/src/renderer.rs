@@ -458,10 +458,12 @@ impl Renderer {
                     if !m.shown(i) || d.indices.is_empty() {
                         continue;
                     }
-                    pass.set_pipeline(if d.double_sided {
-                        &self.pipelines.model_double
-                    } else {
-                        &self.pipelines.model_culled
+                    let p = &self.pipelines;
+                    pass.set_pipeline(match (d.additive, d.double_sided) {
+                        (false, true) => &p.model_double,
+                        (false, false) => &p.model_culled,
+                        (true, true) => &p.additive_double,
+                        (true, false) => &p.additive_culled,
                     });
                     let offset = (i as u64 * materials::STRIDE) as u32;
                     pass.set_bind_group(1, &m.materials.list[i].bind_group, &[offset]);

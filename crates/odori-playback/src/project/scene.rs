@@ -70,6 +70,10 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
     let loaded_models: Vec<(&ProjectModel, Arc<ModelAsset>)> = (models.iter())
         .filter_map(|m| {
             let asset = load(&m.name, m.file.path()?, &mut warnings)?;
+            let asset = match m.add_blend {
+                true => asset.with_additive_blending(),
+                false => asset,
+            };
             Some((*m, Arc::new(asset)))
         })
         .collect();
@@ -81,6 +85,10 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
             let asset = match a.keys.iter().any(|k| k.shadow) {
                 true => asset,
                 false => asset.without_shadows(),
+            };
+            let asset = match a.add_blend {
+                true => asset.with_additive_blending(),
+                false => asset,
             };
             Some((*a, Arc::new(asset)))
         })
@@ -148,14 +156,6 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
         .expect("every loaded model once");
     for a in rest {
         place(&mut scene, a, &mut warnings);
-    }
-    for (a, _) in &loaded_accessories {
-        if a.add_blend {
-            warnings.push(format!(
-                "accessory {}: additive blending (加算合成) is not drawn yet; drawn blended",
-                a.name
-            ));
-        }
     }
     scene.set_camera(&project.camera);
     if project

@@ -29,6 +29,21 @@ pub(super) fn blend(dst: u32, src: Vec4) -> u32 {
     ])
 }
 
+/// 加算合成, an additive material's blend: `SrcAlpha, One` for colour (saturating at white),
+/// `One, OneMinusSrcAlpha` for alpha, in 8 bits. Rare (accessories marked additive), so one
+/// spelling serves both shading paths.
+pub(super) fn blend_add(dst: u32, src: Vec4) -> u32 {
+    let a = src.w.clamp(0.0, 1.0);
+    let d = dst.to_le_bytes();
+    let ch = |s: f32, d: u8| to_u8(s.clamp(0.0, 1.0) * a + d as f32 * (1.0 / 255.0));
+    pack([
+        ch(src.x, d[0]),
+        ch(src.y, d[1]),
+        ch(src.z, d[2]),
+        to_u8(a + d[3] as f32 * (1.0 / 255.0) * (1.0 - a)),
+    ])
+}
+
 /// [`blend`] with the four channels in the lanes of one SSE2 register (x86-64's baseline: no
 /// detection needed), the same operations in the same order per channel, so the same bytes:
 /// the alpha channel's `a + d·k` is `1·a + d·k` with a source lane of 1, and the clamps are

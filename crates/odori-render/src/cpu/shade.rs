@@ -3,7 +3,7 @@
 //! [`crate::shading`], and the colour blended into the covered samples.
 
 use super::band::{Ctx, Draw, Kind};
-use super::blend::{blend, blend_lanes};
+use super::blend::{blend, blend_add, blend_lanes};
 use super::models::CpuMaterial;
 use super::raster::{ATTRS, SUB, Tri};
 use super::texture::{DepthMap, Mip};
@@ -73,6 +73,9 @@ impl Ctx<'_> {
             let (px, py) = (qx + (p & 1) as i32, qy + (p >> 1) as i32);
             (px as i64 * SUB + SUB / 2, py as i64 * SUB + SUB / 2)
         };
+        let m = &self.models[draw.model as usize];
+        let additive =
+            draw.kind == Kind::Model && m.model.materials[draw.material as usize].additive;
         let mut write = |p: usize, c: Vec4, depth_write: bool| {
             let (px, py) = (qx + (p & 1) as i32, qy + (p >> 1) as i32);
             let base = (((py - y0) * w + px) as usize) * s;
@@ -81,7 +84,9 @@ impl Ctx<'_> {
                     if depth_write {
                         depth[base + k] = zs[p][k];
                     }
-                    color[base + k] = if LANES {
+                    color[base + k] = if additive {
+                        blend_add(color[base + k], c)
+                    } else if LANES {
                         blend_lanes(color[base + k], c)
                     } else {
                         blend(color[base + k], c)
@@ -89,7 +94,6 @@ impl Ctx<'_> {
                 }
             }
         };
-        let m = &self.models[draw.model as usize];
         match draw.kind {
             Kind::Edge => {
                 let c = shading::fs_edge(&m.uniforms[draw.material as usize]);
