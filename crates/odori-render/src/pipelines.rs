@@ -230,46 +230,22 @@ impl Pipelines {
                 cache: None,
             })
         };
-        let model_culled = pipeline(
-            "model",
-            &full,
-            "vs_model",
-            Some("fs_model"),
-            Some(wgpu::Face::Back),
-            depth(true),
-            multisample,
-            &blend,
-        );
-        let model_double = pipeline(
-            "model double-sided",
-            &full,
-            "vs_model",
-            Some("fs_model"),
-            None,
-            depth(true),
-            multisample,
-            &blend,
-        );
-        let additive_culled = pipeline(
-            "model additive",
-            &full,
-            "vs_model",
-            Some("fs_model"),
-            Some(wgpu::Face::Back),
-            depth(true),
-            multisample,
-            &additive,
-        );
-        let additive_double = pipeline(
-            "model additive double-sided",
-            &full,
-            "vs_model",
-            Some("fs_model"),
-            None,
-            depth(true),
-            multisample,
-            &additive,
-        );
+        let model = |label: &str, cull: Option<wgpu::Face>, target| {
+            pipeline(
+                label,
+                &full,
+                "vs_model",
+                Some("fs_model"),
+                cull,
+                depth(true),
+                multisample,
+                target,
+            )
+        };
+        let model_culled = model("model", Some(wgpu::Face::Back), &blend);
+        let model_double = model("model double-sided", None, &blend);
+        let additive_culled = model("model additive", Some(wgpu::Face::Back), &additive);
+        let additive_double = model("model additive double-sided", None, &additive);
         let edge = pipeline(
             "edge",
             &with_material,
