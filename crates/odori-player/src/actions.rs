@@ -38,6 +38,8 @@ pub enum Action {
     /// A double-click at a window pixel: the orbit camera turns about the point of the model
     /// under it.
     Refocus(f32, f32),
+    /// Make the selected model (given or dropped, with no motion) a stage.
+    MakeStage,
     TogglePhysics,
     ResetPhysics,
     /// Playback speed (1 = real time).

@@ -438,6 +438,7 @@ impl App {
                 }
             }
             Action::Refocus(x, y) => self.refocus(x, y),
+            Action::MakeStage => self.make_stage(),
             Action::TogglePhysics => {
                 self.session.physics = !self.session.physics;
                 self.session.rebuild_player();
@@ -457,6 +458,22 @@ impl App {
         }
     }
 
+    /// The session's models changed: the renderer takes the new scene, and the view frames it
+    /// when the demo made way (`reframe`) or the user has not moved the view.
+    fn scene_changed(&mut self, reframe: bool) {
+        if let Some(v) = &mut self.view {
+            v.replace_scene(&self.session.scene);
+            (self.session.messages).warn_all(v.renderer.warnings().iter().cloned());
+            v.window.set_title(&self.session.title());
+        }
+        if reframe || !self.orbit_moved {
+            // Look at all of what is there now.
+            let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
+            self.orbit = Orbit::new(self.session.scene.framing_camera(aspect(size)));
+        }
+        self.dirty = true;
+    }
+
     /// A file dropped (or named by a script): loaded into the session; an error is shown and
     /// playing goes on with what there was.
     fn drop_file(&mut self, path: PathBuf, at: Option<(f32, f32)>) {
@@ -471,19 +488,26 @@ impl App {
                     if had_demo {
                         self.selection.reset();
                     }
-                    if let Some(v) = &mut self.view {
-                        v.replace_scene(&self.session.scene);
-                        (self.session.messages).warn_all(v.renderer.warnings().iter().cloned());
-                        v.window.set_title(&self.session.title());
-                    }
-                    if had_demo || !self.orbit_moved {
-                        // The demo made way, or the scene grew while the view was the
-                        // framing one: look at all of what is there now.
-                        let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
-                        self.orbit = Orbit::new(self.session.scene.framing_camera(aspect(size)));
-                    }
+                    self.scene_changed(had_demo);
                 }
                 self.dirty = true;
+            }
+            Err(e) => self.session.messages.error(e),
+        }
+    }
+
+    /// The selected model made the stage: the scene is rebuilt with it drawn first, and the
+    /// view frames the dancers again unless the user moved it.
+    fn make_stage(&mut self) {
+        let label = (self.session.scene.models().get(self.selection.model))
+            .map(|m| m.asset().label().to_string());
+        match self.session.make_stage(self.selection.model) {
+            Ok(()) => {
+                if let Some(label) = label {
+                    self.session.messages.info(format!("{label} is the stage"));
+                }
+                self.selection.reset();
+                self.scene_changed(false);
             }
             Err(e) => self.session.messages.error(e),
         }
@@ -644,6 +668,7 @@ impl App {
                 .morph_weights(),
             held: self.session.player.morph_overrides(),
             bone: self.selection.bone,
+            can_be_stage: self.session.can_make_stage(self.selection.model),
         });
         let Some(view) = &mut self.view else { return };
         let (paint, textures, ppp) = match &mut self.egui {

@@ -19,6 +19,8 @@ pub struct ModelPanel<'a> {
     /// Weights held by hand: (model, morph, weight).
     pub held: &'a [(usize, usize, f32)],
     pub bone: Option<usize>,
+    /// The selected model can become the stage (given or dropped, no motion).
+    pub can_be_stage: bool,
 }
 
 /// The picked bone on the picture, in egui points: its position and the ends of its x, y and
@@ -191,6 +193,13 @@ fn model_window(ctx: &egui::Context, m: &ModelPanel<'_>, actions: &mut Vec<Actio
                 }
             } else {
                 ui.label(m.asset.label());
+            }
+            if m.can_be_stage
+                && (ui.button("make it the stage"))
+                    .on_hover_text("at the origin, drawn first, out of the camera's framing")
+                    .clicked()
+            {
+                actions.push(Action::MakeStage);
             }
             let pose = m.asset.pose();
             let morphs = pose.morphs();

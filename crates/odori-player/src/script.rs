@@ -124,6 +124,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Command>, ScriptError> {
                     Command::Do(Action::Morph(name.trim().to_string(), weight))
                 }
             }
+            "stage" => Command::Do(Action::MakeStage),
             "bone" => {
                 let name = need("a bone name")?;
                 Command::Do(Action::PickBone((name != "none").then(|| name.to_string())))

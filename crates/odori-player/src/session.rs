@@ -323,6 +323,41 @@ impl Session {
         self.rebuild_player();
     }
 
+    /// Whether scene model `i` can become the stage: a model given or dropped (not the demo
+    /// or a project's), with no motion, and not already a stage.
+    pub fn can_make_stage(&self, i: usize) -> bool {
+        self.project.is_none()
+            && (self.entry_models.iter().position(|&m| m == i))
+                .is_some_and(|k| self.entries[k].motions.is_empty())
+    }
+
+    /// Make scene model `i` a stage, as `--stage` would have: at the origin, drawn before the
+    /// dancers, never stood aside, out of the framing camera's view of the dancers. MMD has
+    /// no separate stage: a stage is a model that does not move, which only the user can
+    /// tell, so it is asked for rather than guessed from a drop.
+    pub fn make_stage(&mut self, i: usize) -> Result<(), String> {
+        if self.project.is_some() {
+            return Err("a project's stage is its own: add it there".into());
+        }
+        let Some(k) = self.entry_models.iter().position(|&m| m == i) else {
+            return Err("only a model you gave or dropped can become the stage".into());
+        };
+        let entry = &self.entries[k];
+        if !entry.motions.is_empty() {
+            return Err(format!(
+                "{} has {} motion(s): a stage stands still; drop the model again without them",
+                entry.asset.label(),
+                entry.motions.len()
+            ));
+        }
+        let entry = self.entries.remove(k);
+        self.scene_options
+            .stages
+            .push(ModelInput::Loaded(entry.asset));
+        self.rebuild();
+        Ok(())
+    }
+
     /// Stand the models side by side (`true`) or every one at the origin, where MMD puts
     /// them and only their motions move them (`false`, the default).
     pub fn set_side_by_side(&mut self, on: bool) {

@@ -439,6 +439,60 @@ fn a_stage_and_a_prop_from_the_command_line_draw_as_a_render_does() {
     }
 }
 
+/// A model dropped on the window and made the stage (the model window's "make it the stage",
+/// the script's `stage`) draws as `--stage` renders it: the screenshot of frame 300 equals the
+/// offline renderer's frame of Gene with that stage (scene built by the render's loader), and
+/// the status line lists the stage first (drawn first). A model with a motion is refused.
+#[test]
+fn a_dropped_model_made_the_stage_draws_as_a_render_does() {
+    use odori_playback::load::{ModelInput, SceneOptions, scene_from_models};
+    let (Some(model), Some(motion)) = (
+        odori_testkit::shared("assets/gene/Gene_light.pmx"),
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
+    ) else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    for way in ways() {
+        let dir = temp_dir(way, "made-stage");
+        let stage = dir.join("stage.pmx");
+        std::fs::write(&stage, odori_format::pmx::write(&props::stage()).unwrap()).unwrap();
+        // Model 0 (Gene) has a motion: refused. Then the dropped model 1 becomes the stage.
+        let script = "model 0\nstage\ndrop stage.pmx\nmodel 1\nstage\npause\nkey p\nkey p\nseek 300\nwait 3\nscreenshot shot300.png\nstatus\nquit\n";
+        let (stdout, stderr) = play(way, &x, &dir, script, &[&model, &motion]);
+        assert!(
+            stderr.contains("a stage stands still"),
+            "a model with a motion is refused: {stderr}"
+        );
+        let s = statuses(&stdout);
+        assert_eq!(s.len(), 1, "{stdout}\n{stderr}");
+        assert_eq!(frame_of(&s[0]), 300.0);
+        let models = &s[0]["models"];
+        let names: Vec<&str> = models.split(',').collect();
+        assert_eq!(names.len(), 2, "{models}");
+        assert!(
+            names[0].ends_with("stage.pmx") && names[1].ends_with("Gene_light.pmx"),
+            "the stage is drawn first: {models}"
+        );
+        let options = SceneOptions {
+            stages: vec![ModelInput::Path(stage.clone())],
+            ..SceneOptions::default()
+        };
+        let models = [(ModelInput::Path(model.clone()), vec![motion.clone()])];
+        let (scene, _) = scene_from_models(&models, None, &options).unwrap();
+        let Some(reference) = offline_frame(way, scene, 300.0) else {
+            continue;
+        };
+        assert_same(
+            &format!("made-stage-300-{}", way.name()),
+            &dir.join("shot300.png"),
+            &reference,
+            &dir,
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 /// A VMD holding one morph key: `name` at `weight` on frame 0 (written byte by byte as the
 /// format lays it out: header, no bone keys, one morph key, empty camera, light and shadow
 /// sections).
