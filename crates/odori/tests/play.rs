@@ -367,21 +367,59 @@ fn dropped_files_load_and_gene_frame_is_the_offline_frame() {
 #[path = "../../odori-playback/tests/common/props.rs"]
 mod props;
 
+/// Gene_light.pmx and wavefile_v2.vmd from `../shared`.
+fn gene_and_dance() -> Option<(PathBuf, PathBuf)> {
+    Some((
+        odori_testkit::shared("assets/gene/Gene_light.pmx")?,
+        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd")?,
+    ))
+}
+
+/// The test stage (`props::stage`) written into `dir`.
+fn write_stage(dir: &Path) -> PathBuf {
+    let stage = dir.join("stage.pmx");
+    std::fs::write(&stage, odori_format::pmx::write(&props::stage()).unwrap()).unwrap();
+    stage
+}
+
+/// The offline frame of `model` dancing `motion` with `stage` and `accessories`, the scene
+/// built by the render's loader.
+fn staged_frame(
+    way: Way,
+    (model, motion): (&Path, &Path),
+    stage: &Path,
+    accessories: Vec<odori_playback::accessory::AccessorySpec>,
+    frame: f64,
+) -> Option<image::RgbaImage> {
+    use odori_playback::load::{ModelInput, SceneOptions, scene_from_models};
+    let options = SceneOptions {
+        stages: vec![ModelInput::Path(stage.to_path_buf())],
+        accessories,
+        side_by_side: false,
+    };
+    let models = [(
+        ModelInput::Path(model.to_path_buf()),
+        vec![motion.to_path_buf()],
+    )];
+    let (scene, _) = scene_from_models(&models, None, &options).unwrap();
+    assert_eq!(
+        scene.models().len(),
+        2 + options.accessories.len(),
+        "stage, Gene, props"
+    );
+    offline_frame(way, scene, frame)
+}
+
 #[test]
 fn a_stage_and_a_prop_from_the_command_line_draw_as_a_render_does() {
     use odori_playback::accessory::AccessorySpec;
-    use odori_playback::load::{ModelInput, SceneOptions, scene_from_models};
-    let (Some(model), Some(motion)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-    ) else {
+    let Some((model, motion)) = gene_and_dance() else {
         return;
     };
     let Some(x) = xvfb() else { return };
     for way in ways() {
         let dir = temp_dir(way, "stage");
-        let stage = dir.join("stage.pmx");
-        std::fs::write(&stage, odori_format::pmx::write(&props::stage()).unwrap()).unwrap();
+        let stage = write_stage(&dir);
         let mic = dir.join("mic.pmx");
         std::fs::write(
             &mic,
@@ -412,15 +450,8 @@ fn a_stage_and_a_prop_from_the_command_line_draw_as_a_render_does() {
         assert_eq!(s.len(), 1, "{stdout}\n{stderr}");
         assert_eq!(frame_of(&s[0]), 300.0);
 
-        let options = SceneOptions {
-            stages: vec![ModelInput::Path(stage.clone())],
-            accessories: vec![AccessorySpec::parse(&held).unwrap()],
-            side_by_side: false,
-        };
-        let models = [(ModelInput::Path(model.clone()), vec![motion.clone()])];
-        let (scene, _) = scene_from_models(&models, None, &options).unwrap();
-        assert_eq!(scene.models().len(), 3, "stage, Gene, microphone");
-        let Some(reference) = offline_frame(way, scene, 300.0) else {
+        let props = vec![AccessorySpec::parse(&held).unwrap()];
+        let Some(reference) = staged_frame(way, (&model, &motion), &stage, props, 300.0) else {
             continue;
         };
         // Gene alone differs from the stage scene: the stage and the prop are in the frame.
@@ -445,18 +476,13 @@ fn a_stage_and_a_prop_from_the_command_line_draw_as_a_render_does() {
 /// the status line lists the stage first (drawn first). A model with a motion is refused.
 #[test]
 fn a_dropped_model_made_the_stage_draws_as_a_render_does() {
-    use odori_playback::load::{ModelInput, SceneOptions, scene_from_models};
-    let (Some(model), Some(motion)) = (
-        odori_testkit::shared("assets/gene/Gene_light.pmx"),
-        odori_testkit::shared("assets/wavefile/wavefile_v2.vmd"),
-    ) else {
+    let Some((model, motion)) = gene_and_dance() else {
         return;
     };
     let Some(x) = xvfb() else { return };
     for way in ways() {
         let dir = temp_dir(way, "made-stage");
-        let stage = dir.join("stage.pmx");
-        std::fs::write(&stage, odori_format::pmx::write(&props::stage()).unwrap()).unwrap();
+        write_stage(&dir);
         // Model 0 (Gene) has a motion: refused. Then the dropped model 1 becomes the stage.
         let script = "model 0\nstage\ndrop stage.pmx\nmodel 1\nstage\npause\nkey p\nkey p\nseek 300\nwait 3\nscreenshot shot300.png\nstatus\nquit\n";
         let (stdout, stderr) = play(way, &x, &dir, script, &[&model, &motion]);
@@ -474,13 +500,8 @@ fn a_dropped_model_made_the_stage_draws_as_a_render_does() {
             names[0].ends_with("stage.pmx") && names[1].ends_with("Gene_light.pmx"),
             "the stage is drawn first: {models}"
         );
-        let options = SceneOptions {
-            stages: vec![ModelInput::Path(stage.clone())],
-            ..SceneOptions::default()
-        };
-        let models = [(ModelInput::Path(model.clone()), vec![motion.clone()])];
-        let (scene, _) = scene_from_models(&models, None, &options).unwrap();
-        let Some(reference) = offline_frame(way, scene, 300.0) else {
+        let stage = dir.join("stage.pmx");
+        let Some(reference) = staged_frame(way, (&model, &motion), &stage, vec![], 300.0) else {
             continue;
         };
         assert_same(
