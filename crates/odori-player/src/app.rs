@@ -596,6 +596,11 @@ impl App {
         self.frame_started = Some(started);
         self.run_script(event_loop);
         let now = self.session.timeline.now();
+        if let Some(why) = self.session.clock.take_lost(now) {
+            let song =
+                (self.session.audio()).map_or(String::new(), |a| format!("{}: ", a.display()));
+            (self.session.messages).warn(format!("{song}{why}; playing on silent"));
+        }
         // Where the clock is, kept within the motion.
         let end = self.end_frame();
         let mut at = self.session.clock.position(now) * FPS;

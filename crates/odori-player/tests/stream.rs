@@ -7,9 +7,11 @@
 //!   dropped), and the position is reported while it plays out.
 //! - At ×2 and ×0.5 the card gets the song resampled: every second frame, or each frame and
 //!   the midpoints between frames.
+//! - A card that fails its writes mid-song (unplugged): the stream says why, and a clock it
+//!   drove goes on from where it was, silent, on the timeline.
 
 use odori_player::audio::stream::{PcmDevice, Stream};
-use odori_player::audio::{AudioOutput, Timeline};
+use odori_player::audio::{AudioOutput, PlaybackClock, Timeline};
 use odori_video::audio::Pcm;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -33,6 +35,10 @@ struct Card {
     base: i64,
     started: Option<Instant>,
     log: Arc<Mutex<Log>>,
+    /// Frames taken before every write fails, as ALSA's do once the card is unplugged and
+    /// recovery fails (`-ENODEV`).
+    fail_after: Option<usize>,
+    taken: usize,
 }
 
 impl Card {
@@ -52,6 +58,9 @@ impl Card {
 
 impl PcmDevice for Card {
     fn write(&mut self, samples: &[i16], frames: usize) -> Result<usize, i32> {
+        if self.fail_after.is_some_and(|n| self.taken >= n) {
+            return Err(-19);
+        }
         if self.heard() >= self.written {
             // Idle or run dry: it starts again with this write.
             self.base = self.written;
@@ -66,6 +75,7 @@ impl PcmDevice for Card {
         };
         let n = (free as usize).min(frames);
         self.written += n as i64;
+        self.taken += n;
         let mut log = self.log.lock().unwrap();
         log.samples.extend_from_slice(&samples[..n * self.channels]);
         drop(log);
@@ -107,6 +117,8 @@ fn card(log: &Arc<Mutex<Log>>) -> Card {
         base: 0,
         started: None,
         log: log.clone(),
+        fail_after: None,
+        taken: 0,
     }
 }
 
@@ -199,4 +211,49 @@ fn other_speeds_get_the_song_resampled() {
         assert_eq!(got[..n], want[..n], "×{speed}");
         assert_eq!(log.dropped, 0, "×{speed}");
     }
+}
+
+#[test]
+fn a_lost_device_is_said_and_the_clock_runs_on_silent() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let timeline = Timeline::new();
+    let lost_card = Card {
+        fail_after: Some(13_230),
+        ..card(&log)
+    };
+    let stream = Stream::start(lost_card, song(441_000), timeline, "card".into()).unwrap();
+    let mut clock = PlaybackClock::new(Some(Box::new(stream)));
+    clock.play(timeline.now());
+    let start = Instant::now();
+    let mut last = 0.0;
+    let (why, at_loss) = loop {
+        let now = timeline.now();
+        if let Some(why) = clock.take_lost(now) {
+            break (why, (clock.position(now), now));
+        }
+        let p = clock.position(now);
+        assert!(p >= last, "the clock went back: {last} → {p}");
+        last = p;
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the failing card was never said to be lost"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    eprintln!("lost at song second {:.3}: {why}", at_loss.0);
+    assert!(why.contains("error -19"), "{why}");
+    assert!(!clock.has_audio(), "the lost device is let go");
+    assert!(clock.take_lost(timeline.now()).is_none(), "said once");
+    // 0.3 s of song was taken (0.24 s of it heard before the card's 60 ms buffer).
+    assert!((0.2..0.5).contains(&at_loss.0), "{at_loss:?}");
+    // From there it runs on the timeline at speed 1, without a jump.
+    std::thread::sleep(Duration::from_millis(300));
+    let now = timeline.now();
+    let p = clock.position(now);
+    let expected = at_loss.0 + (now - at_loss.1);
+    assert!(
+        (p - expected).abs() < 1e-9,
+        "silent clock at {p}, the timeline says {expected}"
+    );
+    assert!(clock.is_playing());
 }

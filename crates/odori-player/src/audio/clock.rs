@@ -156,6 +156,21 @@ impl PlaybackClock {
         }
     }
 
+    /// When the sound device has been lost since the last call: why. The device is let go
+    /// then, and the clock runs on silent from the position it last reported, on the
+    /// timeline (a device that is gone would otherwise hold every restart for its first
+    /// report).
+    pub fn take_lost(&mut self, now: f64) -> Option<String> {
+        let why = self.output.as_ref()?.lost()?;
+        // Anchored where the picture is, so the dance goes on without a jump.
+        let pos = self.position(now);
+        self.anchor_pos = pos;
+        self.anchor_t = now;
+        self.awaiting = false;
+        self.output = None;
+        Some(why)
+    }
+
     /// Start or stop the device to match the clock.
     fn sync_output(&mut self) {
         let audible = self.audible();

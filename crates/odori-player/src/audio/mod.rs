@@ -26,6 +26,10 @@ pub trait AudioOutput: Send {
     fn position(&self) -> Option<(f64, f64)>;
     /// A line for the panel: the device and its format.
     fn describe(&self) -> String;
+    /// Why the device stopped playing for good (unplugged, its server gone), once it has.
+    fn lost(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The monotonic timeline: seconds since the player started.

@@ -38,6 +38,8 @@ struct State {
     generation: u64,
     /// (song second at the speaker, timeline second of the measurement).
     report: Option<(f64, f64)>,
+    /// The device failed a write it could not recover from: why.
+    lost: Option<String>,
     quit: bool,
 }
 
@@ -175,11 +177,15 @@ fn write_loop(device: &mut impl PcmDevice, pcm: &Pcm, shared: &Shared, timeline:
         flushed = false;
         let written = match device.write(chunk, frames) {
             Ok(n) => n,
-            Err(_) => {
-                // The device went away: stop reporting, the clock runs on the timeline.
+            Err(rc) => {
+                // The device went away: stop reporting and say why; the clock runs on the
+                // timeline.
                 let mut s = shared.lock();
                 s.report = None;
                 s.playing = false;
+                s.lost = Some(format!(
+                    "the sound device stopped taking sound (error {rc})"
+                ));
                 continue;
             }
         };
@@ -254,6 +260,10 @@ impl AudioOutput for Stream {
 
     fn describe(&self) -> String {
         self.description.clone()
+    }
+
+    fn lost(&self) -> Option<String> {
+        self.shared.lock().lost.clone()
     }
 }
 
