@@ -2,215 +2,31 @@
 //! checked, turned into a scene, a renderer, a player and a sink, then run through the
 //! offline pipeline. The command line and the Python module's `odori.render` both build a
 //! [`RenderJob`], so the two make the same frames from the same options.
+//!
+//! Here the job and its preparation, step by step (the output checked before anything
+//! loads, the scene, the device with its renderer and player, the sink); the options'
+//! vocabulary in `options.rs`; running what was prepared in `prepared.rs`.
 
-use crate::choice::{self, Choice, Msaa, VideoFps};
+mod options;
+mod prepared;
+
+pub use options::{
+    BackendChoice, DEFAULT_SIZE, EncoderChoice, OptionNames, Range, SkinningChoice, check_size,
+    parse_range, parse_size, quality,
+};
+pub use prepared::PreparedRender;
+
+use crate::choice::{self, Msaa, VideoFps};
 use crate::error::PlaybackError;
 use crate::load::{self, ModelInput};
-use crate::offline::{self, FrameRange, RenderReport, Skinning};
+use crate::offline::{self, FrameRange, Skinning};
 use crate::output::{self, RenderOutput};
-use crate::pose_stream::PoseStream;
 use crate::project::Project;
 use crate::sink::{FrameSink, Mp4Sink, PngSink};
 use crate::{Player, PlayerOptions, Preroll, Scene};
 use odori_render::{AnyRenderer, Backend, Device, RenderOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
-/// What `--msaa` and `--fast` ask for, as (MSAA samples, shadow-map size), for a render and
-/// for the window alike. MSAA 4 unless told: without multisampling the one-pixel
-/// inverted-hull outlines break into dashes. `fast` trades that for speed: MSAA 1 unless
-/// `msaa` is given, and a 1024-texel shadow map instead of one that follows the output size
-/// (0).
-pub fn quality(msaa: Option<u32>, fast: bool) -> (u32, u32) {
-    (
-        msaa.unwrap_or(if fast { 1 } else { 4 }),
-        if fast { 1024 } else { 0 },
-    )
-}
-
-/// Which MP4 encoder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EncoderChoice {
-    /// The built-in encoder (the same as `Builtin`; kept so scripts that name it work).
-    #[default]
-    Auto,
-    /// OpenH264, in-process (needs nothing installed).
-    Builtin,
-    /// An installed ffmpeg (libx264 + AAC).
-    Ffmpeg,
-}
-
-/// Where vertices are skinned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SkinningChoice {
-    /// GPU on a hardware adapter, CPU on a software rasteriser.
-    #[default]
-    Auto,
-    /// odori-deform, SIMD + threads.
-    Cpu,
-    /// A compute shader.
-    Gpu,
-}
-
-/// Which renderer draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BackendChoice {
-    /// A hardware adapter when there is one, else the CPU rasteriser (never a software
-    /// adapter: `odori_render::backend::choose`).
-    #[default]
-    Auto,
-    /// wgpu only (no adapter is an error).
-    Gpu,
-    /// odori's own CPU rasteriser (needs no driver).
-    Cpu,
-}
-
-impl Choice for EncoderChoice {
-    const VALUES: &'static [(&'static str, Self, &'static str)] = &[
-        (
-            "auto",
-            EncoderChoice::Auto,
-            "the built-in encoder (kept so scripts that name it work)",
-        ),
-        (
-            "builtin",
-            EncoderChoice::Builtin,
-            "OpenH264, in-process (needs nothing installed)",
-        ),
-        (
-            "ffmpeg",
-            EncoderChoice::Ffmpeg,
-            "an installed ffmpeg (libx264 + AAC)",
-        ),
-    ];
-}
-
-impl Choice for SkinningChoice {
-    const VALUES: &'static [(&'static str, Self, &'static str)] = &[
-        (
-            "auto",
-            SkinningChoice::Auto,
-            "GPU on a hardware adapter, CPU on a software rasteriser",
-        ),
-        ("cpu", SkinningChoice::Cpu, "odori-deform, SIMD + threads"),
-        ("gpu", SkinningChoice::Gpu, "a compute shader"),
-    ];
-}
-
-impl Choice for BackendChoice {
-    const VALUES: &'static [(&'static str, Self, &'static str)] = &[
-        (
-            "auto",
-            BackendChoice::Auto,
-            "a GPU when there is one, else odori's CPU rasteriser (faster than a software adapter)",
-        ),
-        (
-            "gpu",
-            BackendChoice::Gpu,
-            "wgpu on any adapter, software ones included (no adapter is an error)",
-        ),
-        (
-            "cpu",
-            BackendChoice::Cpu,
-            "odori's own CPU rasteriser (needs no driver)",
-        ),
-    ];
-}
-
-/// MMD frames `start` to `stop` inclusive; `stop` left out: the end of the motion.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Range {
-    pub start: f32,
-    pub stop: Option<f32>,
-}
-
-impl Range {
-    /// Checked: finite, the start at or after frame 0, the end not before the start.
-    pub fn new(start: f32, stop: Option<f32>) -> Result<Range, String> {
-        if !start.is_finite() || stop.is_some_and(|b| !b.is_finite()) {
-            return Err("a range's frames must be finite numbers".into());
-        }
-        if start < 0.0 {
-            return Err(format!(
-                "the start {start} is before the first frame: MMD frames count from 0"
-            ));
-        }
-        if let Some(b) = stop
-            && b < start
-        {
-            return Err(format!("the end {b} is before the start {start}"));
-        }
-        Ok(Range { start, stop })
-    }
-}
-
-/// `WIDTHxHEIGHT`, each side 16 to 8192.
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected WIDTHxHEIGHT, e.g. 1280x720, not `{s}`");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    check_size((w, h))
-}
-
-/// Each side 16 to 8192.
-pub fn check_size((w, h): (u32, u32)) -> Result<(u32, u32), String> {
-    if !(16..=8192).contains(&w) || !(16..=8192).contains(&h) {
-        return Err(format!("each side must be 16..=8192, not {w}x{h}"));
-    }
-    Ok((w, h))
-}
-
-/// `a:b` in MMD frames (30 per second), b included; either side may be left out; `a` alone
-/// is one frame.
-pub fn parse_range(s: &str) -> Result<Range, String> {
-    let (a, b) = s.split_once(':').unwrap_or((s, s));
-    let num = |t: &str| -> Result<Option<f32>, String> {
-        let t = t.trim();
-        if t.is_empty() {
-            return Ok(None);
-        }
-        match t.parse::<f32>() {
-            Ok(v) if v.is_finite() => Ok(Some(v)),
-            _ => Err(format!(
-                "`{t}` is not a frame number (use a:b, a:, :b or a)"
-            )),
-        }
-    };
-    let (a, b) = (num(a)?, num(b)?);
-    Range::new(a.unwrap_or(0.0), b)
-}
-
-/// How messages name an option: as the command line spells it (`--settle 700`) or as a
-/// keyword argument (`settle=700`), so each front end's user reads the name they typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OptionNames {
-    #[default]
-    CommandLine,
-    Keywords,
-}
-
-impl OptionNames {
-    /// `name` given `value`, as the user wrote it.
-    pub fn show(self, name: &str, value: impl std::fmt::Display) -> String {
-        match self {
-            OptionNames::CommandLine => format!("--{name} {value}"),
-            OptionNames::Keywords => format!("{name}={value}"),
-        }
-    }
-
-    /// `name` alone.
-    pub fn name(self, name: &str) -> String {
-        match self {
-            OptionNames::CommandLine => format!("--{name}"),
-            OptionNames::Keywords => format!("{name}="),
-        }
-    }
-}
-
-/// The frame size when neither the options nor a project give one.
-pub const DEFAULT_SIZE: (u32, u32) = (1280, 720);
 
 /// Every option of a render, defaults as `odori render` has them.
 #[derive(Clone)]
@@ -295,18 +111,6 @@ pub enum Note {
     Info(String),
 }
 
-/// A render ready to run: the scene loaded, the renderer, player and sink opened (so a bad
-/// audio file or a missing ffmpeg has failed already).
-pub struct PreparedRender {
-    player: Player,
-    renderer: AnyRenderer,
-    skinning: Skinning,
-    range: FrameRange,
-    sink: Box<dyn FrameSink>,
-    output: RenderOutput,
-    unmatched: usize,
-}
-
 fn option<T>(message: String) -> Result<T, PlaybackError> {
     Err(PlaybackError::Option(message))
 }
@@ -315,13 +119,51 @@ impl RenderJob {
     /// Check every option, load the scene, open the device, renderer, player and sink.
     /// Everything about the output is checked before anything loads.
     pub fn prepare(&self, notes: &mut dyn FnMut(Note)) -> Result<PreparedRender, PlaybackError> {
-        let names = self.names;
         let project = match &self.project {
             Some(path) => Some(self.open_project(path)?),
             None => None,
         };
+        let out = self.check_output(project.as_ref(), notes)?;
+        let (scene, unmatched) = self.build_scene(project.as_ref(), &out, notes)?;
+        let range = self.frame_range(
+            &scene,
+            &out.output,
+            project.as_ref().map(|p| p.range),
+            notes,
+        );
+        let physics = match &project {
+            Some(p) if self.physics && !p.physics() => {
+                notes(Note::Note(
+                    "the project's physics is off (物理演算: 演算しない): rendered without".into(),
+                ));
+                false
+            }
+            _ => self.physics,
+        };
+        let scene = Arc::new(scene);
+        let (renderer, player, skinning) = self.open(&scene, &out, &range, physics, notes)?;
+        let sink = open_sink(&out, &scene, &range, self.fps)?;
+        Ok(PreparedRender {
+            player,
+            renderer,
+            skinning,
+            range,
+            sink,
+            output: out.output,
+            unmatched,
+        })
+    }
+
+    /// Every option about the output, checked before anything loads: size, rate, MSAA,
+    /// settle, range, the output's kind, the encoder and the soundtrack.
+    fn check_output(
+        &self,
+        project: Option<&Project>,
+        notes: &mut dyn FnMut(Note),
+    ) -> Result<Output, PlaybackError> {
+        let names = self.names;
         let size = (self.size)
-            .or_else(|| project.as_ref().and_then(project_size))
+            .or_else(|| project.and_then(project_size))
             .unwrap_or(DEFAULT_SIZE);
         let (width, height) = check_size(size)
             .map_err(|e| PlaybackError::Option(format!("{}: {e}", names.name("size"))))?;
@@ -371,7 +213,24 @@ impl RenderJob {
             (None, _) => {}
         }
 
-        let (mut scene, warnings) = match &project {
+        Ok(Output {
+            width,
+            height,
+            output,
+            encoder,
+        })
+    }
+
+    /// The scene: the project's, or the models with their motions, stages and props; its
+    /// warnings said, and how many motion tracks match nothing.
+    fn build_scene(
+        &self,
+        project: Option<&Project>,
+        out: &Output,
+        notes: &mut dyn FnMut(Note),
+    ) -> Result<(Scene, usize), PlaybackError> {
+        let encoder = out.encoder;
+        let (mut scene, warnings) = match project {
             Some(p) => {
                 let (mut scene, warnings) = crate::project::scene(p);
                 if self.scene.side_by_side {
@@ -411,18 +270,21 @@ impl RenderJob {
                 }
             }
         }
-        let project_range = project.as_ref().map(|p| p.range);
-        let range = self.frame_range(&scene, &output, project_range, notes);
-        let physics = match &project {
-            Some(p) if self.physics && !p.physics() => {
-                notes(Note::Note(
-                    "the project's physics is off (物理演算: 演算しない): rendered without".into(),
-                ));
-                false
-            }
-            _ => self.physics,
-        };
+        Ok((scene, unmatched))
+    }
 
+    /// The device (as `backend` asks), the renderer for `scene` and the player, and where
+    /// skinning runs; what they say goes to `notes`.
+    fn open(
+        &self,
+        scene: &Arc<Scene>,
+        out: &Output,
+        range: &FrameRange,
+        physics: bool,
+        notes: &mut dyn FnMut(Note),
+    ) -> Result<(AnyRenderer, Player, Skinning), PlaybackError> {
+        let names = self.names;
+        let (width, height, fps) = (out.width, out.height, self.fps);
         let device = Device::open(match self.backend {
             BackendChoice::Auto => Backend::Auto,
             BackendChoice::Gpu => Backend::Gpu,
@@ -471,8 +333,7 @@ impl RenderJob {
                 .collect::<Vec<_>>()
                 .join(" + "),
         };
-        let scene = Arc::new(scene);
-        let renderer = offline::renderer_for(&scene, device, options);
+        let renderer = offline::renderer_for(scene, device, options);
         notes(Note::Info(format!(
             "odori render: {label} → {} ({width}x{height}, {fps} fps, {} frames, MSAA {}, shadow \
              map {shadow_side}) on {adapter}",
@@ -510,39 +371,7 @@ impl RenderJob {
             )));
         }
 
-        let sound = match (scene.audio(), &output) {
-            (Some(path), RenderOutput::Mp4(_)) => Some(odori_video::Soundtrack {
-                path,
-                start_s: f64::from(range.start) / f64::from(crate::FPS),
-                length_s: range.count as f64 / fps as f64,
-            }),
-            _ => None,
-        };
-        // The sink is opened (and the soundtrack read) before rendering starts, so a bad
-        // audio file or a missing ffmpeg fails at once.
-        let sink: Box<dyn FrameSink> = match &output {
-            RenderOutput::Mp4(path) => {
-                let encoder = encoder.unwrap_or(odori_video::Encoder::Builtin);
-                Box::new(Mp4Sink::create(
-                    encoder,
-                    path,
-                    (width, height),
-                    fps,
-                    sound.as_ref(),
-                )?)
-            }
-            RenderOutput::Png(path) => Box::new(PngSink::file(path, (width, height))),
-            RenderOutput::Folder(dir) => Box::new(PngSink::folder(dir, (width, height))?),
-        };
-        Ok(PreparedRender {
-            player,
-            renderer,
-            skinning,
-            range,
-            sink,
-            output,
-            unmatched,
-        })
+        Ok((renderer, player, skinning))
     }
 
     /// Read the project and say where its files were not found.
@@ -605,6 +434,47 @@ impl RenderJob {
     }
 }
 
+/// The sink for `out`, opened (and the soundtrack read) before rendering starts, so a bad
+/// audio file or a missing ffmpeg fails at once.
+fn open_sink(
+    out: &Output,
+    scene: &Scene,
+    range: &FrameRange,
+    fps: u32,
+) -> Result<Box<dyn FrameSink>, PlaybackError> {
+    let (width, height, output, encoder) = (out.width, out.height, &out.output, out.encoder);
+    let sound = match (scene.audio(), &output) {
+        (Some(path), RenderOutput::Mp4(_)) => Some(odori_video::Soundtrack {
+            path,
+            start_s: f64::from(range.start) / f64::from(crate::FPS),
+            length_s: range.count as f64 / fps as f64,
+        }),
+        _ => None,
+    };
+    Ok(match output {
+        RenderOutput::Mp4(path) => {
+            let encoder = encoder.unwrap_or(odori_video::Encoder::Builtin);
+            Box::new(Mp4Sink::create(
+                encoder,
+                path,
+                (width, height),
+                fps,
+                sound.as_ref(),
+            )?)
+        }
+        RenderOutput::Png(path) => Box::new(PngSink::file(path, (width, height))),
+        RenderOutput::Folder(dir) => Box::new(PngSink::folder(dir, (width, height))?),
+    })
+}
+
+/// The output as checked: its size, kind and path, and the encoder for an MP4.
+struct Output {
+    width: u32,
+    height: u32,
+    output: RenderOutput,
+    encoder: Option<odori_video::Encoder>,
+}
+
 /// A project's output size, when it is one a render can make.
 fn project_size(project: &Project) -> Option<(u32, u32)> {
     let (w, h) = project.output_size;
@@ -628,98 +498,4 @@ fn choose_encoder(
             ));
         }
     })
-}
-
-impl PreparedRender {
-    /// Frames the run will write.
-    pub fn frames(&self) -> usize {
-        self.range.count
-    }
-
-    /// What is written.
-    pub fn output(&self) -> &RenderOutput {
-        &self.output
-    }
-
-    /// Motion tracks, over every model, that match no bone or morph.
-    pub fn unmatched(&self) -> usize {
-        self.unmatched
-    }
-
-    /// Run the offline pipeline ([`offline::render`]): `progress` is called once per frame
-    /// written; setting `cancel` stops early and keeps the frames done so far.
-    pub fn run(
-        mut self,
-        progress: &(dyn Fn() + Sync),
-        cancel: &AtomicBool,
-    ) -> Result<RenderReport, PlaybackError> {
-        offline::render(
-            self.player,
-            &mut self.renderer,
-            self.skinning,
-            self.range,
-            self.sink,
-            progress,
-            cancel,
-        )
-    }
-
-    /// Simulate the whole range once into a [`PoseStream`] instead of rendering (nothing is
-    /// drawn or written); `None` when cancelled.
-    pub fn bake_poses(self, progress: &dyn Fn(), cancel: &AtomicBool) -> Option<PoseStream> {
-        PoseStream::bake(self.player, self.range, progress, cancel)
-    }
-
-    /// Render output frames `first..first + count` of the range from `stream` (baked from
-    /// this render's scene and range: checked) in place of simulating: the frames a run of
-    /// the whole range makes there, pixel for pixel.
-    pub fn run_chunk(
-        mut self,
-        stream: Arc<PoseStream>,
-        first: usize,
-        count: usize,
-        progress: &(dyn Fn() + Sync),
-        cancel: &AtomicBool,
-    ) -> Result<RenderReport, PlaybackError> {
-        let scene = self.player.scene().clone();
-        let fits = stream.check(&scene, self.range).and_then(|()| {
-            (first + count <= stream.len()).then_some(()).ok_or(format!(
-                "frames {first}..{} asked for, the pose stream holds {}",
-                first + count,
-                stream.len()
-            ))
-        });
-        if let Err(message) = fits {
-            return Err(PlaybackError::Stream {
-                path: self.output_path(),
-                message,
-            });
-        }
-        let range = FrameRange {
-            start: self.range.frame(first),
-            count,
-            ..self.range
-        };
-        let source = offline::PoseSource::Stream {
-            stream,
-            scene,
-            first,
-            deform: self.skinning == Skinning::Cpu,
-        };
-        offline::render_from(
-            source,
-            &mut self.renderer,
-            self.skinning,
-            range,
-            self.sink,
-            progress,
-            cancel,
-        )
-    }
-
-    fn output_path(&self) -> PathBuf {
-        match &self.output {
-            RenderOutput::Mp4(p) | RenderOutput::Png(p) | RenderOutput::Folder(p) => p.clone(),
-        }
-    }
 }
