@@ -12,10 +12,10 @@ pub use crate::render::renderer_for;
 use crate::scene::Scene;
 use crate::sink::FrameSink;
 use odori_deform::gpu::GpuSkinner;
-use odori_render::AnyRenderer;
-use std::sync::Arc;
+use odori_render::{AnyRenderer, Device};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Which frames to make: `count` frames from `start`, `step` MMD frames apart (1 for 30 fps
@@ -88,6 +88,9 @@ pub struct RenderReport {
     pub draw_ms: f64,
     pub readback_ms: f64,
     pub encode_ms: f64,
+    /// The GPU device was lost during the run: from this frame of the run on, the frames were
+    /// drawn on the CPU rasteriser instead (none lost), and why the device went.
+    pub fell_back: Option<(usize, String)>,
 }
 
 impl RenderReport {
@@ -169,7 +172,7 @@ pub fn render_from(
     let count = range.count;
     let (width, height) = (renderer.options().width, renderer.options().height);
     let fallback_camera = scene.framing_camera(width as f32 / height as f32);
-    let skinners: Vec<GpuSkinner> = match (skinning, renderer.gpu_renderer()) {
+    let mut skinners: Vec<GpuSkinner> = match (skinning, renderer.gpu_renderer()) {
         (Skinning::Gpu, Some(r)) => {
             let skinners: Vec<GpuSkinner> = (scene.models().iter())
                 .map(|m| GpuSkinner::new(&r.gpu.device, m.asset().mesh()))
@@ -186,12 +189,14 @@ pub fn render_from(
     let times = StageTimes::default();
     let times = &times;
 
-    let written = std::thread::scope(|s| -> Result<usize, PlaybackError> {
+    type Drawn = (usize, Option<(usize, String)>);
+    let (written, fell_back) = std::thread::scope(|s| -> Result<Drawn, PlaybackError> {
         // Stage 1: pose, physics, deformation. Frames circulate through `recycle`.
         let (frame_tx, frame_rx): (SyncSender<Frame>, Receiver<Frame>) = sync_channel(2);
+        // Four frames: one evaluated, one drawn, one read back, one waiting in between.
         let (recycle_tx, recycle_rx) = sync_channel::<Frame>(4);
-        for _ in 0..3 {
-            recycle_tx.send(Frame::default()).expect("room for three");
+        for _ in 0..4 {
+            recycle_tx.send(Frame::default()).expect("room for four");
         }
         s.spawn(move || {
             for k in 0..count {
@@ -234,21 +239,21 @@ pub fn render_from(
             Ok(written)
         });
 
-        // Stage 2: draw frame k, then read frame k − 1 back while k renders.
-        let mut in_flight: Option<usize> = None;
-        let send_read = |renderer: &AnyRenderer, slot: usize| -> bool {
-            let Ok(mut px) = free_rx.recv() else {
-                return false;
-            };
-            let t = Instant::now();
-            renderer.read(slot, &mut px);
-            StageTimes::add(&times.readback, t);
-            pixels_tx.send(px).is_ok()
-        };
-        for k in 0..count {
-            // Ends early when the pose thread stops (cancelled).
-            let Ok(f) = frame_rx.recv() else { break };
-            let t = Instant::now();
+        // Stage 2: draw frame k, then read frame k − 1 back while k renders. A frame is
+        // kept until its pixels are read: if the GPU device is lost meanwhile, it is drawn
+        // again on the CPU rasteriser, which draws the rest of the run.
+        let lost = watch_for_loss(renderer);
+        // Frames evaluated for GPU skinning carry no vertices: deformed here once the CPU
+        // rasteriser draws.
+        let mut deform_here = false;
+        let draw = |renderer: &mut AnyRenderer,
+                    skinners: &[GpuSkinner],
+                    deform_here: bool,
+                    f: &mut Frame,
+                    k: usize| {
+            if deform_here {
+                deform_on_cpu(&scene, f);
+            }
             f.prepare(renderer, skinners.is_empty());
             match renderer.gpu_renderer() {
                 Some(r) if !skinners.is_empty() => {
@@ -256,28 +261,72 @@ pub fn render_from(
                         s.update(&r.gpu.queue, m.skinning(), m.morph_weights());
                     }
                     r.render_with(&f.view(fallback_camera), k, |e| {
-                        for s in &skinners {
+                        for s in skinners {
                             s.encode(e);
                         }
                     });
                 }
                 _ => renderer.render(&f.view(fallback_camera), k),
             }
-            StageTimes::add(&times.draw, t);
-            let _ = recycle_tx.send(f);
-            if let Some(prev) = in_flight.take()
-                && !send_read(renderer, prev)
-            {
+        };
+        let mut in_flight: Option<(usize, Frame)> = None;
+        let mut fell_back = None;
+        let mut k = 0;
+        loop {
+            // Ends early when the pose thread stops (cancelled).
+            let mut current = (k < count).then(|| frame_rx.recv().ok()).flatten();
+            if let Some(f) = &mut current {
+                let t = Instant::now();
+                draw(renderer, &skinners, deform_here, f, k);
+                StageTimes::add(&times.draw, t);
+            }
+            let Some((prev, mut prev_frame)) = in_flight.take() else {
+                match current {
+                    Some(f) => {
+                        in_flight = Some((k, f));
+                        k += 1;
+                        continue;
+                    }
+                    None => break,
+                }
+            };
+            let Ok(mut px) = free_rx.recv() else { break };
+            let t = Instant::now();
+            if !renderer.read(prev, &mut px) {
+                let why = (lost.as_ref())
+                    .and_then(|l| l.lock().unwrap_or_else(|p| p.into_inner()).clone())
+                    .unwrap_or_else(|| "it stopped returning frames".into());
+                fell_back = Some((prev, why));
+                *renderer = renderer_for(
+                    &scene,
+                    Device::Cpu { why: None },
+                    renderer.options().clone(),
+                );
+                deform_here = !skinners.is_empty();
+                skinners.clear();
+                draw(renderer, &skinners, deform_here, &mut prev_frame, prev);
+                renderer.read(prev, &mut px);
+                if let Some(f) = &mut current {
+                    draw(renderer, &skinners, deform_here, f, k);
+                }
+            }
+            StageTimes::add(&times.readback, t);
+            let _ = recycle_tx.send(prev_frame);
+            if pixels_tx.send(px).is_err() {
                 break;
             }
-            in_flight = Some(k);
-        }
-        if let Some(prev) = in_flight {
-            send_read(renderer, prev);
+            match current {
+                Some(f) => {
+                    in_flight = Some((k, f));
+                    k += 1;
+                }
+                None => break,
+            }
         }
         drop(pixels_tx);
         drop(recycle_tx);
-        encoder.join().expect("encoder thread panicked")
+        let written = encoder.join().expect("encoder thread panicked")?;
+        Ok((written, fell_back))
     })?;
     Ok(RenderReport {
         frames: written,
@@ -287,5 +336,42 @@ pub fn render_from(
         draw_ms: StageTimes::ms(&times.draw, written),
         readback_ms: StageTimes::ms(&times.readback, written),
         encode_ms: StageTimes::ms(&times.encode, written),
+        fell_back,
     })
+}
+
+/// The reason the renderer's GPU device was lost, once it is (`None` for the CPU
+/// rasteriser). Errors wgpu raises for work on a lost device are then expected, and dropped;
+/// before a loss they panic, as wgpu's own handler does.
+fn watch_for_loss(renderer: &mut AnyRenderer) -> Option<Arc<Mutex<Option<String>>>> {
+    let device = renderer.gpu_renderer()?.gpu.device.clone();
+    let lost = Arc::new(Mutex::new(None::<String>));
+    let on_loss = lost.clone();
+    device.set_device_lost_callback(move |reason, message| {
+        let why = match message.is_empty() {
+            true => format!("{reason:?}"),
+            false => format!("{reason:?}: {message}"),
+        };
+        *on_loss.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+    });
+    let seen = lost.clone();
+    device.on_uncaptured_error(Arc::new(move |e| {
+        if seen.lock().unwrap_or_else(|p| p.into_inner()).is_none() {
+            panic!("wgpu: {e}");
+        }
+    }));
+    Some(lost)
+}
+
+/// Deform every model of `f` on the CPU from its skinning matrices and morph weights, as the
+/// player does when it deforms.
+fn deform_on_cpu(scene: &Scene, f: &mut Frame) {
+    for (m, out) in scene.models().iter().zip(&mut f.models) {
+        odori_deform::deform(
+            m.asset().mesh(),
+            &out.skinning,
+            &out.morph_weights,
+            &mut out.vertices,
+        );
+    }
 }

@@ -344,6 +344,11 @@ pub fn render<'py>(
     d.set_item("draw_ms", report.draw_ms)?;
     d.set_item("readback_ms", report.readback_ms)?;
     d.set_item("encode_ms", report.encode_ms)?;
+    if let Some((frame, why)) = &report.fell_back {
+        messages.push(format!(
+            "warning: the GPU device was lost ({why}): frames from {frame} of the run on were drawn on odori's CPU rasteriser"
+        ));
+    }
     d.set_item("messages", messages)?;
     Ok(d)
 }

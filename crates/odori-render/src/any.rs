@@ -208,7 +208,9 @@ impl AnyRenderer {
         both!(self, r => r.render(view, slot))
     }
 
-    pub fn read(&self, slot: usize, out: &mut Vec<u8>) {
+    /// Slot `slot`'s pixels into `out`; false when the GPU device was lost and `out` is not
+    /// the frame.
+    pub fn read(&self, slot: usize, out: &mut Vec<u8>) -> bool {
         both!(self, r => r.read(slot, out))
     }
 

@@ -560,10 +560,11 @@ impl Renderer {
         );
     }
 
-    /// Wait for slot `slot` and copy its pixels (RGBA8, rows top to bottom) into `out`.
-    pub fn read(&self, slot: usize, out: &mut Vec<u8>) {
+    /// Wait for slot `slot` and copy its pixels (RGBA8, rows top to bottom) into `out`;
+    /// false when the device was lost and `out` is not the frame.
+    pub fn read(&self, slot: usize, out: &mut Vec<u8>) -> bool {
         self.target
-            .read_slot(&self.gpu.device, slot % self.target.slots(), out);
+            .read_slot(&self.gpu.device, slot % self.target.slots(), out)
     }
 
     /// Render one frame and read it back (no overlap): for tests and single images.

@@ -191,8 +191,9 @@ impl Target {
     }
 
     /// Wait for slot `slot`'s copy and write its pixels, tightly packed RGBA8 (whatever the
-    /// order on the GPU), into `out`.
-    pub fn read_slot(&self, device: &wgpu::Device, slot: usize, out: &mut Vec<u8>) {
+    /// order on the GPU), into `out`. False when there were none to read (the device was
+    /// lost): `out` is then blank, not the frame.
+    pub fn read_slot(&self, device: &wgpu::Device, slot: usize, out: &mut Vec<u8>) -> bool {
         let buffer = &self.readback[slot];
         let slice = buffer.slice(..);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -215,6 +216,8 @@ impl Target {
             }
             drop(data);
             buffer.unmap();
+            return true;
         }
+        false
     }
 }

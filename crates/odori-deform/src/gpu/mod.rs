@@ -251,7 +251,8 @@ impl GpuSkinner {
 
     /// Upload this frame's skinning matrices (world × inverse bind, by file bone index) and
     /// morph weights (by model morph index; missing ones count as 0). Writes straight into
-    /// wgpu's staging memory: no intermediate buffer of ours.
+    /// wgpu's staging memory: no intermediate buffer of ours. On a lost device (wgpu then
+    /// gives no staging memory) nothing is written: the frame's read-back tells the caller.
     ///
     /// # Panics
     /// When `skinning` has fewer matrices than the mesh has bones.
@@ -264,9 +265,11 @@ impl GpuSkinner {
                 self.bone_count
             );
             let size = (self.bone_count * size_of::<Bone>()) as u64;
-            let mut view = queue
-                .write_buffer_with(&self.bones, 0, size.try_into().expect("bones"))
-                .expect("bone buffer write");
+            let Some(mut view) =
+                queue.write_buffer_with(&self.bones, 0, size.try_into().expect("bones"))
+            else {
+                return;
+            };
             const B: usize = size_of::<Bone>();
             for (i, m) in skinning[..self.bone_count].iter().enumerate() {
                 view.slice(i * B..(i + 1) * B)
@@ -275,9 +278,11 @@ impl GpuSkinner {
         }
         if self.morph_count > 0 {
             let size = (self.morph_count * 4) as u64;
-            let mut view = queue
-                .write_buffer_with(&self.weights, 0, size.try_into().expect("weights"))
-                .expect("weight buffer write");
+            let Some(mut view) =
+                queue.write_buffer_with(&self.weights, 0, size.try_into().expect("weights"))
+            else {
+                return;
+            };
             for i in 0..self.morph_count {
                 let w = morph_weights.get(i).copied().unwrap_or(0.0);
                 view.slice(i * 4..(i + 1) * 4)

@@ -243,12 +243,14 @@ impl CpuRenderer {
         self.main_raster(&frame, lvp, slot);
     }
 
-    /// Copy slot `slot`'s pixels (RGBA8, rows top to bottom) into `out`.
-    pub fn read(&self, slot: usize, out: &mut Vec<u8>) {
+    /// Copy slot `slot`'s pixels (RGBA8, rows top to bottom) into `out` (always there: true,
+    /// as [`crate::Renderer::read`] says when a frame was read).
+    pub fn read(&self, slot: usize, out: &mut Vec<u8>) -> bool {
         let src = &self.slots[slot % self.slots.len()];
         out.clear();
         out.extend_from_slice(src);
         out.resize((self.options.width * self.options.height * 4) as usize, 0);
+        true
     }
 
     /// Render one frame and return it: for tests and single images.

@@ -84,6 +84,11 @@ pub fn run(job: RenderJob) -> Result<ExitCode> {
     let tick = || bar.inc(1);
     let report = prepared.run(&tick, &CANCEL)?;
     bar.finish_and_clear();
+    if let Some((frame, why)) = &report.fell_back {
+        eprintln!(
+            "warning: the GPU device was lost ({why}): frames from {frame} of the run on were drawn on odori's CPU rasteriser"
+        );
+    }
     if report.cancelled() {
         if report.frames == 0 {
             eprintln!("interrupted before the first frame: nothing written");
