@@ -60,6 +60,14 @@ pub struct PhysicsWorld {
     /// Frame last evaluated by [`PhysicsWorld::evaluate`].
     pub(crate) last_frame: Option<f32>,
     diagnostics: Vec<String>,
+    /// What Bullet was given, in order, to build the world again on a [`Self::reset`].
+    body_descs: Vec<BodyDesc>,
+    joint_descs: Vec<JointDesc>,
+    capacity: usize,
+    /// [`Self::force_bullet_solver_loop`]'s switch, kept for a rebuilt world.
+    bullet_loop: bool,
+    /// Solver iterations of the Bullet worlds a rebuild replaced.
+    iterations_before: SolverIterations,
 }
 
 impl PhysicsWorld {
@@ -72,6 +80,8 @@ impl PhysicsWorld {
     ) -> Result<PhysicsWorld, PhysicsError> {
         let mut world = World::new(config.gravity, rig.bodies.len())?;
         let mut diagnostics = rig.diagnostics.clone();
+        let mut body_descs = Vec::with_capacity(rig.bodies.len());
+        let mut joint_descs = Vec::with_capacity(rig.joints.len());
         let mut bodies = Vec::with_capacity(rig.bodies.len());
         // rig body index → Bullet body index.
         let mut bt_index = vec![None; rig.bodies.len()];
@@ -111,6 +121,7 @@ impl PhysicsWorld {
                 ));
                 continue;
             };
+            body_descs.push(desc);
             debug_assert_eq!(index as usize, bodies.len());
             bt_index[i] = Some(index);
             let bone_rest = bone.map_or(Affine3A::IDENTITY, |bn| {
@@ -165,8 +176,9 @@ impl PhysicsWorld {
                 spring_enabled: enabled,
                 stop_erp: config.joint_stop_erp,
             };
-            if world.add_joint(&desc).is_none() {
-                diagnostics.push(format!("joint `{}`: Bullet refused it; skipped", j.name));
+            match world.add_joint(&desc) {
+                Some(_) => joint_descs.push(desc),
+                None => diagnostics.push(format!("joint `{}`: Bullet refused it; skipped", j.name)),
             }
         }
         let dependents = dependents(model, &bodies);
@@ -189,6 +201,11 @@ impl PhysicsWorld {
             pending: 0.0,
             last_frame: None,
             diagnostics,
+            body_descs,
+            joint_descs,
+            capacity: rig.bodies.len(),
+            bullet_loop: false,
+            iterations_before: SolverIterations::default(),
         })
     }
 
@@ -205,13 +222,20 @@ impl PhysicsWorld {
     /// see which path stepped it. odori's loop takes every iteration of MMD's joints and
     /// contacts (shim/odori_solver.cpp).
     pub fn solver_iterations(&self) -> SolverIterations {
-        self.world.solver_iterations()
+        let (now, before) = (self.world.solver_iterations(), self.iterations_before);
+        SolverIterations {
+            odori: now.odori + before.odori,
+            odori_unit_factors: now.odori_unit_factors + before.odori_unit_factors,
+            bullet: now.bullet + before.bullet,
+            odori_joint_setups: now.odori_joint_setups + before.odori_joint_setups,
+        }
     }
 
     /// Step with Bullet's own solver loop and joint setup instead of odori's (on) or as usual
     /// (off): the reference odori's are held to bit for bit (`tests/solver_loop.rs`). Changes
     /// no result: both give the same bits; Bullet's is slower.
     pub fn force_bullet_solver_loop(&mut self, on: bool) {
+        self.bullet_loop = on;
         self.world.force_bullet_solver_loop(on);
     }
 
@@ -256,6 +280,7 @@ impl PhysicsWorld {
     /// seek) and write the result into `inst`. Call between `before_physics` and
     /// `after_physics`.
     pub fn reset(&mut self, model: &Model, inst: &mut Instance) {
+        self.rebuild();
         self.sync_kinematic_flags(inst);
         self.unkey_simulated_bones(model, inst);
         for i in 0..self.bodies.len() {
@@ -265,6 +290,32 @@ impl PhysicsWorld {
         self.world.clear_pairs();
         self.pending = 0.0;
         self.pull_bones(model, inst);
+    }
+
+    /// Build the Bullet world again from what it was first given, so that a restart depends
+    /// on the pose alone: Bullet keeps more than bodies and pairs from the run so far (its
+    /// broadphase tree's shape, the order it finds pairs in, the solver's state), and a world
+    /// only reset onto the pose settles differently after a long run than after a short one.
+    /// Seen in a half-hour window soak: frame 300 after a seek differed from the same seek
+    /// at the start, in the hair and skirt.
+    fn rebuild(&mut self) {
+        let Ok(mut world) = World::new(self.config.gravity, self.capacity) else {
+            return;
+        };
+        for desc in &self.body_descs {
+            world.add_body(desc);
+        }
+        for desc in &self.joint_descs {
+            world.add_joint(desc);
+        }
+        if self.bullet_loop {
+            world.force_bullet_solver_loop(true);
+        }
+        self.iterations_before = self.solver_iterations();
+        self.world = world;
+        for b in &mut self.bodies {
+            b.kinematic = !b.mode.is_dynamic();
+        }
     }
 
     /// Run `steps` fixed steps with the bones held where `inst` has them, so simulated bodies

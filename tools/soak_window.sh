@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Soak of the window: `odori play` with Gene_light × wavefile_v2, its camera and physics, looping
+# for MINUTES (default 30) under Xvfb, the player's resident memory, open file handles and
+# threads sampled every 10 s into OUT/samples.csv (seconds, kB, handles, threads). Frame 300 is
+# screenshot before and after, each time reached the same way: frames 0, 1 and 2 in turn (the
+# pose carries a frame's state to the next: bones that read their parent a frame late, IK),
+# then a seek to 300 (which restarts physics settled where it lands, as MikuMikuDance does).
+# Nothing the half hour left behind may then show: cmp says whether the two are the same
+# picture. Not run by CI.
+#   cargo build --release -p odori && tools/soak_window.sh [MINUTES] [OUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${1:-30}
+out=$(mkdir -p "${2:-target/soak-window}" && cd "${2:-target/soak-window}" && pwd)
+assets=../shared/assets
+bin=target/release/odori
+[ -x "$bin" ] || { echo "build first: cargo build --release -p odori" >&2; exit 2; }
+rm -f "$out"/start.png "$out"/end.png "$out"/samples.csv
+cat > "$out/script.txt" <<SCRIPT
+pause
+seek 0
+wait 2
+seek 1
+wait 2
+seek 2
+wait 2
+seek 300
+wait 3
+screenshot start.png
+play
+wait $((minutes * 60))s
+pause
+seek 0
+wait 2
+seek 1
+wait 2
+seek 2
+wait 2
+seek 300
+wait 3
+screenshot end.png
+status
+quit
+SCRIPT
+ODORI_AUDIO_DEVICE=null xvfb-run -a -s "-screen 0 1400x900x24" "$bin" play \
+    "$assets/gene/Gene_light.pmx" "$assets/wavefile/wavefile_v2.vmd" \
+    --camera "$assets/wavefile/wavefile_camera.vmd" --size 1280x720 \
+    --script "$out/script.txt" >"$out/stdout.txt" 2>"$out/stderr.txt" &
+runner=$!
+pid=""
+for _ in $(seq 100); do
+    pid=$(pgrep -n -x odori || true)
+    [ -n "$pid" ] && break
+    sleep 0.1
+done
+[ -n "$pid" ] || { echo "the player did not start" >&2; exit 1; }
+start=$(date +%s)
+echo "seconds,rss_kb,handles,threads" >"$out/samples.csv"
+while kill -0 "$pid" 2>/dev/null; do
+    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    threads=$(awk '/^Threads/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    handles=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
+    [ -n "$rss" ] && echo "$(($(date +%s) - start)),$rss,$handles,$threads" >>"$out/samples.csv"
+    sleep 10
+done
+wait "$runner"
+# The figures at 1, 10, 20, 30 … minutes, and growth from the first minute.
+awk -F, -v m="$minutes" 'NR > 1 {
+        t[NR] = $1; r[NR] = $2; h[NR] = $3; th[NR] = $4; n = NR }
+    END {
+        for (k = 0; k <= m; k += (k == 0 ? 1 : (m >= 10 ? 10 : 1))) {
+            best = 0
+            for (i = 2; i <= n; i++) if (t[i] <= k * 60) best = i
+            if (best) printf "minute %d: %d kB, %d handles, %d threads\n", k, r[best], h[best], th[best]
+            if (k == 1) base = r[best]
+        }
+        if (base) printf "resident growth after the first minute: %.2f %%\n", 100 * (r[n] - base) / base
+    }' "$out/samples.csv"
+if cmp -s "$out/start.png" "$out/end.png"; then
+    echo "frame 300 at the end is the picture at the start, byte for byte"
+else
+    echo "frame 300 differs between start and end"
+    exit 1
+fi
