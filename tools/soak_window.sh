@@ -16,8 +16,7 @@ assets=../shared/assets
 bin=target/release/odori
 [ -x "$bin" ] || { echo "build first: cargo build --release -p odori" >&2; exit 2; }
 rm -f "$out"/start.png "$out"/end.png "$out"/samples.csv
-cat > "$out/script.txt" <<SCRIPT
-pause
+to_300="pause
 seek 0
 wait 2
 seek 1
@@ -25,19 +24,13 @@ wait 2
 seek 2
 wait 2
 seek 300
-wait 3
+wait 3"
+cat > "$out/script.txt" <<SCRIPT
+$to_300
 screenshot start.png
 play
 wait $((minutes * 60))s
-pause
-seek 0
-wait 2
-seek 1
-wait 2
-seek 2
-wait 2
-seek 300
-wait 3
+$to_300
 screenshot end.png
 status
 quit

@@ -35,7 +35,7 @@ fn a_restart_after_a_long_run_is_a_restart_at_the_start() {
         ..PlayerOptions::default()
     };
     let mut out = Frame::default();
-    let mut fresh = Player::new(scene.clone(), options.clone());
+    let mut fresh = Player::new(scene.clone(), options);
     assert!(
         fresh.has_physics(),
         "physics is needed for this test (Bullet)"
