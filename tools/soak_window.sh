@@ -61,7 +61,7 @@ wait "$runner"
 awk -F, -v m="$minutes" 'NR > 1 {
         t[NR] = $1; r[NR] = $2; h[NR] = $3; th[NR] = $4; n = NR }
     END {
-        for (k = 0; k <= m; k += (k == 0 ? 1 : (m >= 10 ? 10 : 1))) {
+        for (k = 0; k <= m; k = (k == 0 ? 1 : (k == 1 && m >= 10 ? 10 : k + (m >= 10 ? 10 : 1)))) {
             best = 0
             for (i = 2; i <= n; i++) if (t[i] <= k * 60) best = i
             if (best) printf "minute %d: %d kB, %d handles, %d threads\n", k, r[best], h[best], th[best]

@@ -77,6 +77,14 @@ const ELSEWHERE: &[(&str, &str)] = &[
         "crates/odori-python/ci.sh runs the chunked Ray example (tests/test_ray_render.py)",
     ),
     ("apt-get install", ".ci/run installs the system packages"),
+    (
+        "tools/soak_window.sh",
+        "a half-hour soak run by hand, not in CI; the drift it found is held by odori-playback/tests/restart.rs",
+    ),
+    (
+        "python tools/soak_evaluate.py",
+        "a soak run by hand, not in CI; the module's calls are tested by crates/odori-python/tests",
+    ),
 ];
 
 /// Real files the pages name, by base name, under `../shared`.
