@@ -185,10 +185,7 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
             continue;
         };
         let pose = m.asset().pose();
-        let roots: Vec<usize> = (0..pose.bone_count())
-            .filter(|&b| pose.parents()[b] == odori_pose::model::NONE)
-            .map(|b| base + b)
-            .collect();
+        let roots = root_nodes(pose, base);
         let root = match roots[..] {
             [] => continue,
             [root] => root,
@@ -222,10 +219,7 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
                 let state = at_start.expect("an accessory has a state");
                 let p = sample::AccessoryPose::of(&state);
                 let bones = geometry::bone_nodes(asset, node + 1);
-                let roots: Vec<usize> = (0..pose.bone_count())
-                    .filter(|&b| pose.parents()[b] == odori_pose::model::NONE)
-                    .map(|b| node + 1 + b)
-                    .collect();
+                let roots = root_nodes(pose, node + 1);
                 let mut json = json!({
                     "name": format!("{} (accessory)", pose.name()),
                     "translation": p.translation.to_array(),
@@ -487,6 +481,14 @@ pub fn export(scene: Arc<Scene>, options: &Options, output: &Path) -> Result<Sum
     summary.bytes = files.iter().map(|f| f.bytes.len()).sum();
     summary.files = files.into_iter().map(|f| f.path).collect();
     Ok(summary)
+}
+
+/// The nodes of `pose`'s root bones, its bones being nodes `first..`.
+fn root_nodes(pose: &odori_pose::Model, first: usize) -> Vec<usize> {
+    (0..pose.bone_count())
+        .filter(|&b| pose.parents()[b] == odori_pose::model::NONE)
+        .map(|b| first + b)
+        .collect()
 }
 
 /// The opacity an accessory's materials are written with: its opacity at the first frame.
