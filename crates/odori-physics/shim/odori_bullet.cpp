@@ -301,6 +301,17 @@ void odori_bt_get_poses(const OdoriBtWorld *w, float *out, int count) {
     for (int i = 0; i < n; ++i) from_transform(w->bodies[i].body->getWorldTransform(), out + 7 * i);
 }
 
+void odori_bt_set_gravity(OdoriBtWorld *w, float gx, float gy, float gz) {
+    if (!w || !__builtin_isfinite(gx) || !__builtin_isfinite(gy) || !__builtin_isfinite(gz)) return;
+    w->gravity = btVector3(gx, gy, gz);
+    // The world's own call skips bodies Bullet deems inactive; set each body's, so none keeps
+    // the old gravity (a kinematic body keeps it for when it turns dynamic).
+    w->world.setGravity(w->gravity);
+    for (int i = 0; i < w->bodies.size(); ++i) {
+        w->bodies[i].body->setGravity(w->gravity);
+    }
+}
+
 void odori_bt_step(OdoriBtWorld *w, int substeps, float fixed_dt) {
     if (!w || substeps <= 0 || !(fixed_dt > 0) || !__builtin_isfinite(fixed_dt)) return;
     w->world.step_fixed(substeps, fixed_dt);

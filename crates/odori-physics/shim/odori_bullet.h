@@ -81,6 +81,9 @@ void odori_bt_reset_body(OdoriBtWorld *world, int body, const float pose[7]);
 void odori_bt_clear_pairs(OdoriBtWorld *world);
 /* Write every body's pose, 7 floats each, into out (capacity count*7). */
 void odori_bt_get_poses(const OdoriBtWorld *world, float *out, int count);
+/* Gravity from the next step on (acceleration, units per second squared): every dynamic
+ * body's, and a body made dynamic later. A non-finite component is ignored. */
+void odori_bt_set_gravity(OdoriBtWorld *world, float gx, float gy, float gz);
 /* Run `substeps` fixed steps of `fixed_dt` seconds, as one btDiscreteDynamicsWorld
  * stepSimulation call with that many sub-steps would (kinematic velocities over the whole
  * span, gravity applied once), without Bullet's floating-point time accumulator. */

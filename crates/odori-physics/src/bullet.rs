@@ -109,6 +109,11 @@ mod real {
             unsafe { ffi::odori_bt_get_poses(self.ptr.as_ptr(), out.as_mut_ptr().cast(), n as i32) }
         }
 
+        pub fn set_gravity(&mut self, gravity: Vec3) {
+            // SAFETY: valid world; the shim ignores non-finite components.
+            unsafe { ffi::odori_bt_set_gravity(self.ptr.as_ptr(), gravity.x, gravity.y, gravity.z) }
+        }
+
         pub fn step(&mut self, substeps: u32, fixed_dt: f32) {
             // SAFETY: valid world; the shim checks the arguments.
             unsafe { ffi::odori_bt_step(self.ptr.as_ptr(), substeps as i32, fixed_dt) }
@@ -185,6 +190,9 @@ mod stub {
             match self.never {}
         }
         pub fn poses(&self, _: &mut [Pose]) {
+            match self.never {}
+        }
+        pub fn set_gravity(&mut self, _: Vec3) {
             match self.never {}
         }
         pub fn step(&mut self, _: u32, _: f32) {

@@ -67,5 +67,6 @@ unsafe extern "C" {
     pub fn odori_bt_reset_body(world: *mut OdoriBtWorld, body: c_int, pose: *const c_float);
     pub fn odori_bt_clear_pairs(world: *mut OdoriBtWorld);
     pub fn odori_bt_get_poses(world: *const OdoriBtWorld, out: *mut c_float, count: c_int);
+    pub fn odori_bt_set_gravity(world: *mut OdoriBtWorld, gx: c_float, gy: c_float, gz: c_float);
     pub fn odori_bt_step(world: *mut OdoriBtWorld, substeps: c_int, fixed_dt: c_float);
 }

@@ -8,7 +8,7 @@
 
 use crate::bullet::{BodyDesc, JointDesc, Pose, World};
 use crate::{BodyMode, PhysicsConfig, PhysicsError, PhysicsModel, Shape};
-use glam::Affine3A;
+use glam::{Affine3A, Vec3};
 use odori_pose::model::NONE;
 use odori_pose::{Instance, Model};
 
@@ -211,6 +211,15 @@ impl PhysicsWorld {
 
     pub fn config(&self) -> &PhysicsConfig {
         &self.config
+    }
+
+    /// Gravity from the next step on (MMD units per second²; a project's gravity keys change
+    /// it mid-dance). A restart keeps it. Setting the gravity the world has costs nothing.
+    pub fn set_gravity(&mut self, gravity: Vec3) {
+        if gravity != self.config.gravity && gravity.is_finite() {
+            self.config.gravity = gravity;
+            self.world.set_gravity(gravity);
+        }
     }
 
     /// The model's diagnostics plus anything Bullet refused.

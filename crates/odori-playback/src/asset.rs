@@ -144,6 +144,13 @@ impl ModelAsset {
         self
     }
 
+    /// This model with every edge `width` times as thick (MikuMikuDance's per-model edge
+    /// width; 0 draws no edges).
+    pub fn with_edge_width(mut self, width: f32) -> ModelAsset {
+        self.render.edge_width = width;
+        self
+    }
+
     /// The file path (or "embedded demo"), for messages.
     pub fn label(&self) -> &str {
         &self.label

@@ -333,7 +333,7 @@ impl Player {
                     .is_some_and(|last| frame >= last);
             let start_here = match &mut d.physics {
                 Some(world) if !steps_on => {
-                    let start = catch_up(world, model, motion, &mut d.inst, frame, options);
+                    let start = catch_up(world, scene, i, &mut d.inst, frame, options);
                     lap(&mut times.physics);
                     start
                 }
@@ -342,6 +342,7 @@ impl Player {
             pose_before_physics(&mut d.inst, model, motion, frame, overrides, i);
             lap(&mut times.pose);
             if let Some(world) = &mut d.physics {
+                world.set_gravity(scene.gravity_at(frame));
                 if start_here {
                     world.start(model, &mut d.inst, frame, options.settle);
                 } else if steps_on {
@@ -394,7 +395,14 @@ impl Player {
         if timed {
             self.times = times;
         }
-        out.camera = scene.camera().map(|c| c.sample(frame));
+        out.camera = scene.camera().map(|c| {
+            let mut pose = c.sample(frame);
+            if let Some(p) = scene.camera_follow_at(frame) {
+                let world = self.dancers[p.model].inst.world(p.bone).translation;
+                pose.target += Vec3::from(world) + scene.models()[p.model].placement();
+            }
+            pose
+        });
         let light = scene.light();
         out.light = (!light.is_empty()).then(|| light.sample(frame));
     }
@@ -458,12 +466,16 @@ fn pose_before_physics(
 /// state from frame to frame too (IK).
 fn catch_up(
     world: &mut PhysicsWorld,
-    model: &Model,
-    motion: &Motion,
+    scene: &Scene,
+    index: usize,
     inst: &mut Instance,
     frame: f32,
     options: &PlayerOptions,
 ) -> bool {
+    let (model, motion) = (
+        scene.models()[index].asset().pose(),
+        scene.models()[index].motion(),
+    );
     if world.continues_to(frame) {
         return false;
     }
@@ -486,6 +498,7 @@ fn catch_up(
         _ if frame <= 0.0 => return settle,
         _ => {
             pose_before(inst, 0.0);
+            world.set_gravity(scene.gravity_at(0.0));
             if settle {
                 world.start(model, inst, 0.0, options.settle);
             } else {
@@ -502,6 +515,7 @@ fn catch_up(
             break;
         }
         pose_before(inst, at);
+        world.set_gravity(scene.gravity_at(at));
         world.simulate(model, inst, at);
         inst.after_physics(model);
     }

@@ -7,7 +7,7 @@
 //! makes ([`Scene::arrange_side_by_side`]). The models are drawn in the order they were added,
 //! which the loader makes MMD's ([`crate::load`]).
 
-use crate::accessory::Accessory;
+use crate::accessory::{Accessory, ParentBone};
 use crate::asset::ModelAsset;
 use crate::load::MotionFile;
 use glam::Vec3;
@@ -111,10 +111,14 @@ pub struct Scene {
     light_given: bool,
     shadow_given: bool,
     audio: Option<PathBuf>,
-    /// `None`: MMD's default ([`odori_physics::PhysicsConfig`]).
-    gravity: Option<Vec3>,
+    /// Gravity keys (frame, gravity), frames rising and distinct; empty: MMD's default
+    /// ([`odori_physics::PhysicsConfig`]).
+    gravity: Vec<(f32, Vec3)>,
     /// The order models are evaluated in, when not their order in `models`.
     evaluation_order: Option<Vec<usize>>,
+    /// Bones the camera's target follows, (frame, bone), frames rising: see
+    /// [`Scene::set_camera_follow`].
+    camera_follow: Vec<(f32, Option<ParentBone>)>,
 }
 
 impl Scene {
@@ -209,6 +213,40 @@ impl Scene {
         }
     }
 
+    /// Make the camera's target follow a model's bone, as MikuMikuDance's camera keys can
+    /// (a project keeps, with each camera key, the model and bone it follows): from each
+    /// key's frame until the next key's, the camera's keyed target is an offset from that
+    /// bone's world position, after physics (its position only: the camera does not turn
+    /// with the bone, nanoem's `PerspectiveCamera::boundLookAt`); `None` is world space.
+    /// Before the first key the camera follows nothing. Keys are sorted here; a key naming a
+    /// model or bone the scene lacks is refused.
+    pub fn set_camera_follow(
+        &mut self,
+        mut keys: Vec<(f32, Option<ParentBone>)>,
+    ) -> Result<(), String> {
+        for (frame, bone) in &keys {
+            if let Some(p) = bone
+                && (self.models.get(p.model)).is_none_or(|m| p.bone >= m.asset.pose().bone_count())
+            {
+                return Err(format!(
+                    "the camera's key at frame {frame} follows model {} bone {}, which is not in \
+                     the scene",
+                    p.model, p.bone
+                ));
+            }
+        }
+        keys.retain(|(f, _)| !f.is_nan());
+        keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.camera_follow = keys;
+        Ok(())
+    }
+
+    /// The bone the camera's target follows at `frame` (see [`Scene::set_camera_follow`]).
+    pub fn camera_follow_at(&self, frame: f32) -> Option<ParentBone> {
+        let after = self.camera_follow.partition_point(|(f, _)| *f <= frame);
+        self.camera_follow.get(after.checked_sub(1)?)?.1
+    }
+
     /// The soundtrack that plays with the scene from frame 0 (MP3 or WAV).
     pub fn set_audio(&mut self, path: &Path) {
         self.audio = Some(path.to_path_buf());
@@ -221,12 +259,41 @@ impl Scene {
     /// Gravity for the scene's physics, MMD units per second² (MMD's panel value × 10 along
     /// its direction).
     pub fn set_gravity(&mut self, gravity: Vec3) {
-        self.gravity = Some(gravity);
+        self.set_gravity_keys([(0.0, gravity)]);
     }
 
-    /// The scene's gravity: the one set, else MMD's default (9.8 × 10 down).
+    /// Gravity that changes during the scene, as a project's gravity keys change it: each
+    /// (frame, gravity) holds from its frame until the next key's, and before the first key
+    /// the first holds. MikuMikuDance's gravity keys store no interpolation curve, so none
+    /// is blended into the next. Of two keys on one frame the later given wins; a key with a
+    /// frame or gravity that is no number is dropped.
+    pub fn set_gravity_keys(&mut self, keys: impl IntoIterator<Item = (f32, Vec3)>) {
+        let mut keys: Vec<(f32, Vec3)> = (keys.into_iter())
+            .filter(|(f, g)| f.is_finite() && g.is_finite())
+            .collect();
+        keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.gravity.clear();
+        for (frame, g) in keys {
+            match self.gravity.last_mut() {
+                Some(last) if last.0 == frame => last.1 = g,
+                _ => self.gravity.push((frame, g)),
+            }
+        }
+    }
+
+    /// The gravity at `frame`: the last key at or before it (the first key before any),
+    /// else MMD's default (9.8 × 10 down).
+    pub fn gravity_at(&self, frame: f32) -> Vec3 {
+        let after = self.gravity.partition_point(|(f, _)| *f <= frame);
+        match self.gravity.get(after.saturating_sub(1)) {
+            Some(&(_, g)) => g,
+            None => odori_physics::PhysicsConfig::default().gravity,
+        }
+    }
+
+    /// The scene's gravity at its start: the first key, else MMD's default.
     pub fn gravity(&self) -> Vec3 {
-        (self.gravity).unwrap_or(odori_physics::PhysicsConfig::default().gravity)
+        self.gravity_at(f32::NEG_INFINITY)
     }
 
     /// Place model `i` at `offset` in the scene.

@@ -133,3 +133,44 @@ fn a_project_accessory_follows_the_bone_it_is_hung_on() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Each model's edge width in a project reaches what the renderers draw it with (the drawing
+/// itself is held to the outline's formula in `scene.rs`). The sample keeps every width at 1,
+/// so the test writes three others through the PMM writer: 0.5 and 0 are the models' widths;
+/// a width that is no number is a warning naming the model, and the model keeps its
+/// materials' edges.
+#[test]
+fn a_projects_edge_widths_reach_its_models() {
+    let Some(file) = odori_testkit::shared(SAMPLE) else {
+        return;
+    };
+    let mut p = Pmm::read(&file).unwrap();
+    let widths = [
+        ("初音ミク", 0.5),
+        ("ＫＡＩＴＯ", 0.0),
+        ("鏡音リン", f32::NAN),
+    ];
+    for (name, width) in widths {
+        let m = (p.models.iter_mut())
+            .find(|m| m.name.text() == name)
+            .unwrap_or_else(|| panic!("the sample has {name}"));
+        m.edge_width = width;
+    }
+    let project = Project::from_pmm(&file, pmm::parse(&pmm::write(&p).unwrap()).unwrap(), &[]);
+    let (scene, warnings) = project::scene(&project);
+    let drawn = |label: &str| {
+        let model = (scene.models().iter())
+            .find(|m| m.asset().label().contains(label))
+            .unwrap_or_else(|| panic!("{label} in the scene"));
+        model.asset().render().edge_width
+    };
+    assert_eq!(drawn("初音ミク"), 0.5);
+    assert_eq!(drawn("カイト"), 0.0);
+    assert_eq!(drawn("鏡音リン"), 1.0);
+    assert_eq!(drawn("鏡音レン"), 1.0);
+    let named: Vec<&String> = (warnings.iter())
+        .filter(|w| w.contains("edge width"))
+        .collect();
+    assert_eq!(named.len(), 1, "{warnings:?}");
+    assert!(named[0].contains("鏡音リン"), "{named:?}");
+}

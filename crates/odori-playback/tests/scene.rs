@@ -504,3 +504,80 @@ fn an_additive_accessory_adds_its_colour_to_what_is_behind() {
         assert!(worst <= 2, "{name}: off the blend equation by {worst}");
     }
 }
+
+/// A model's edge width (MikuMikuDance's 輪郭幅, one per model in a project) scales every
+/// edge of it. Evidence, the outline's formula (pushed out by material edge size × width):
+/// the demo drawn with width 2 is, pixel for pixel, the demo whose every material's edge
+/// size was doubled in its file, on every renderer; width 0 is the demo drawn with edges off;
+/// and width 2 differs from width 1 (the outlines are in view).
+#[test]
+fn a_models_edge_width_scales_its_edges() {
+    let demo = odori_render::demo::Demo::new();
+    let plain = || ModelAsset::demo(&demo);
+    let mut doubled_file = demo.pmx.clone();
+    for m in &mut doubled_file.materials {
+        m.edge_size *= 2.0;
+    }
+    let doubled = ModelAsset::compile(
+        odori_playback::ModelFile::Pmx(&doubled_file),
+        demo.textures.clone(),
+        "demo, edge sizes doubled",
+    )
+    .unwrap();
+    let scene_of = |asset: ModelAsset| {
+        let mut scene = Scene::new();
+        scene.add_model(Arc::new(asset), &[]);
+        Arc::new(scene)
+    };
+    let cases = [
+        scene_of(plain()),
+        scene_of(plain().with_edge_width(2.0)),
+        scene_of(doubled),
+        scene_of(plain().with_edge_width(0.0)),
+    ];
+    let camera = cases[0].framing_camera(1.0);
+    let options = RenderOptions {
+        width: 200,
+        height: 200,
+        msaa: 1,
+        self_shadow: false,
+        ground_shadow: false,
+        background: [0.9, 0.9, 0.9, 1.0],
+        ..Default::default()
+    };
+    let count = odori_render::devices_for_tests().len();
+    for k in 0..count {
+        let name = odori_render::devices_for_tests().remove(k).describe();
+        let picture = |scene: &Arc<Scene>, edges: bool| {
+            let device = odori_render::devices_for_tests().remove(k);
+            let options = RenderOptions {
+                edges,
+                ..options.clone()
+            };
+            let mut r = renderer_for(scene, device, options);
+            let mut player = Player::new(scene.clone(), no_physics());
+            let mut frame = Frame::default();
+            player.evaluate_at(0.0, &mut frame);
+            frame.prepare(&mut r, true);
+            r.render_image(&frame.view(camera))
+        };
+        let one = picture(&cases[0], true);
+        let two = picture(&cases[1], true);
+        let file_doubled = picture(&cases[2], true);
+        let zero = picture(&cases[3], true);
+        let edges_off = picture(&cases[0], false);
+        let differ = |a: &image::RgbaImage, b: &image::RgbaImage| {
+            a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+        };
+        let thicker = differ(&one, &two);
+        eprintln!(
+            "{name}: width 2 differs from width 1 at {thicker} pixels, from doubled sizes at {}; \
+             width 0 from edges off at {}",
+            differ(&two, &file_doubled),
+            differ(&zero, &edges_off)
+        );
+        assert!(thicker > 100, "{name}: the outlines are in view");
+        assert_eq!(differ(&two, &file_doubled), 0, "{name}: width 2");
+        assert_eq!(differ(&zero, &edges_off), 0, "{name}: width 0");
+    }
+}

@@ -43,6 +43,20 @@ pub fn base_values(m: &MaterialDesc) -> MaterialValues {
     }
 }
 
+/// A material's values as drawn this frame: its morph state (`None` = unmorphed) over its
+/// base values, then its edge size times the model's edge width. The width scales the whole
+/// outline after the morphs, as nanoem applies a project model's edge width when it pushes the
+/// edge out (`edgeSizeScaleFactor`), so a morph adding to the edge size is scaled too.
+pub fn drawn_values(
+    model: &RenderModel,
+    base: &MaterialValues,
+    state: Option<&MaterialState>,
+) -> MaterialValues {
+    let mut v = state.map_or(*base, |s| s.resolve(base));
+    v.edge_size *= model.edge_width;
+    v
+}
+
 /// One material's GPU side.
 pub struct GpuMaterial {
     pub bind_group: wgpu::BindGroup,
@@ -370,10 +384,7 @@ impl Materials {
     pub fn update(&self, queue: &wgpu::Queue, model: &RenderModel, states: &[MaterialState]) {
         let mut bytes = vec![0u8; STRIDE as usize * self.list.len()];
         for (i, (desc, gpu)) in model.materials.iter().zip(&self.list).enumerate() {
-            let v = match states.get(i) {
-                Some(s) => s.resolve(&self.base[i]),
-                None => self.base[i],
-            };
+            let v = drawn_values(model, &self.base[i], states.get(i));
             let u = uniform(desc, &v, gpu.has_texture, gpu.sphere_loaded, gpu.toon_shade);
             let at = i * STRIDE as usize;
             bytes[at..at + std::mem::size_of::<MaterialUniform>()]

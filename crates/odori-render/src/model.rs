@@ -79,6 +79,9 @@ pub struct RenderModel {
     pub edge_scale: Vec<f32>,
     /// Rest-pose bounds.
     pub bounds: (Vec3, Vec3),
+    /// Every edge's thickness times this: MikuMikuDance's per-model edge width (輪郭幅, kept
+    /// in a project for each model; 1 = as the materials say, 0 = no edges).
+    pub edge_width: f32,
 }
 
 /// A vertex count as the largest valid index plus one.
@@ -164,6 +167,7 @@ impl RenderModel {
             uv1: pmx.vertices.iter().map(|v| v.additional_uvs[0]).collect(),
             edge_scale: pmx.vertices.iter().map(|v| v.edge_scale).collect(),
             bounds: bounds(pmx.vertices.iter().map(|v| v.position)),
+            edge_width: 1.0,
         }
     }
 
@@ -232,6 +236,7 @@ impl RenderModel {
                 .map(|v| if v.edge_off != 0 { 0.0 } else { 1.0 })
                 .collect(),
             bounds: bounds(pmd.vertices.iter().map(|v| v.position)),
+            edge_width: 1.0,
         }
     }
 

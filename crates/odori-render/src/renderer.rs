@@ -355,8 +355,8 @@ impl Renderer {
         // Which materials draw this frame: alpha 0 hides a material (MMD's idiom for parts
         // switched by material morphs).
         for (k, desc) in m.model.materials.iter().enumerate() {
-            let base = materials::base_values(desc);
-            let v = materials.get(k).map_or(base, |s| s.resolve(&base));
+            let v =
+                materials::drawn_values(&m.model, &materials::base_values(desc), materials.get(k));
             m.alpha[k] = (v.diffuse.w, v.edge_size);
         }
         m.visible = visible;
@@ -614,7 +614,7 @@ impl DrawModel {
         });
         let alpha = (model.materials.iter())
             .map(|d| {
-                let v = materials::base_values(d);
+                let v = materials::drawn_values(&model, &materials::base_values(d), None);
                 (v.diffuse.w, v.edge_size)
             })
             .collect();

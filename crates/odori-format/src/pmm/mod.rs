@@ -25,8 +25,8 @@ mod write;
 
 pub use read::{ModelShape, parse, parse_v1, parse_with_diagnostics};
 pub use to_vmd::{
-    CAMERA_MODEL_NAME, KeyTracks, Warning, camera_motion, cut_name_warnings, model_motion,
-    model_motion_tracks,
+    CAMERA_MODEL_NAME, KeyTracks, Warning, camera_follow_warnings, camera_motion,
+    cut_name_warnings, model_motion, model_motion_tracks,
 };
 pub use track::{Keyed, LinkProblem, Track, track};
 pub use write::write;

@@ -142,6 +142,25 @@ pub fn cut_name_warnings(model: &Model) -> Vec<Warning> {
     warnings
 }
 
+/// What [`camera_motion`]'s VMD loses: camera keys that follow a model's bone, which VMD
+/// cannot hold (their targets are offsets from the bone there), one warning for them all.
+pub fn camera_follow_warnings(pmm: &Pmm) -> Vec<Warning> {
+    let c = &pmm.camera;
+    let followed = (std::iter::once(&c.initial_key).chain(c.keys.iter().map(|k| &k.key)))
+        .filter(|k| k.parent.model >= 0)
+        .count();
+    match followed {
+        0 => Vec::new(),
+        n => vec![Warning {
+            track: "camera".into(),
+            message: format!(
+                "{n} keys follow a model's bone, which VMD cannot hold: the camera VMD has \
+                 their unfollowed values"
+            ),
+        }],
+    }
+}
+
 /// Which of the project's tracks each key of a converted motion comes from: per key of
 /// `vmd.bones`, its index in the model's bone name table; per key of `vmd.morphs`, in the
 /// morph name table.
@@ -252,12 +271,13 @@ fn convert(model: &Model) -> (Vmd, KeyTracks, Vec<Warning>) {
 }
 
 /// The camera, light and self-shadow keys as one camera VMD (model name "カメラ・照明"). A
-/// camera key's parent model and bone (camera following a bone) has no place in VMD: warned.
+/// camera key's parent model and bone (camera following a bone) has no place in VMD: its
+/// keyed target is written as it is, and [`camera_follow_warnings`] says so for a VMD kept
+/// on its own (a player that follows the bones itself needs no warning).
 pub fn camera_motion(pmm: &Pmm) -> (Vmd, Vec<Warning>) {
     let mut warnings = Vec::new();
     let mut out = empty_vmd(field(CAMERA_MODEL_NAME));
     let c = &pmm.camera;
-    let mut followed = 0;
     each_key(
         std::slice::from_ref(&c.initial_key),
         &c.keys,
@@ -273,7 +293,6 @@ pub fn camera_motion(pmm: &Pmm) -> (Vmd, Vec<Warning>) {
                 fov: bezier(&k.curves[4]),
                 distance: bezier(&k.curves[5]),
             };
-            followed += usize::from(k.parent.model >= 0);
             out.cameras.push(vmd::CameraKey {
                 frame,
                 distance: k.distance,
@@ -285,15 +304,6 @@ pub fn camera_motion(pmm: &Pmm) -> (Vmd, Vec<Warning>) {
             });
         },
     );
-    if followed > 0 {
-        warnings.push(Warning {
-            track: "camera".into(),
-            message: format!(
-                "{followed} keys follow a model's bone, which VMD cannot hold: \
-                 the camera VMD has their unfollowed values"
-            ),
-        });
-    }
     let l = &pmm.light;
     each_key(
         std::slice::from_ref(&l.initial_key),

@@ -92,7 +92,7 @@ pub struct Project {
     pub output_size: (u32, u32),
     pub audio: Option<Resolved>,
     /// One line per thing that will not play as MMD would: missing files, broken key links,
-    /// outside parents pointing nowhere, keys VMD cannot hold.
+    /// outside parents pointing nowhere.
     pub warnings: Vec<String>,
 }
 
@@ -207,20 +207,50 @@ impl Project {
 }
 
 impl Project {
-    /// The project's gravity as odori's physics takes it (MMD units per second², MMD's
-    /// acceleration × 10 along its direction), when the file has one (version 2).
-    pub fn gravity(&self) -> Option<glam::Vec3> {
-        let g = &self.pmm.v2.as_ref()?.gravity.initial_key;
-        let direction = glam::Vec3::from(g.direction).try_normalize()?;
-        g.acceleration
-            .is_finite()
-            .then(|| direction * g.acceleration * 10.0)
+    /// The project's gravity keys as odori's physics takes them, (frame, gravity), the
+    /// initial key first and then its track as the file links it (version 2; none before).
+    /// A key with no direction or acceleration, a broken link, and noise (ノイズ付加, not
+    /// played) are warnings.
+    pub fn gravity_keys(&self, warnings: &mut Vec<String>) -> Vec<(f32, glam::Vec3)> {
+        let Some(v2) = &self.pmm.v2 else {
+            return Vec::new();
+        };
+        let g = &v2.gravity;
+        let Some(track) = pmm::track(std::slice::from_ref(&g.initial_key), &g.keys).pop() else {
+            return Vec::new();
+        };
+        if let Some(problem) = &track.problem {
+            warnings.push(format!(
+                "gravity keys: {problem}; the keys after it are left out"
+            ));
+        }
+        let mut keys = Vec::with_capacity(track.keys.len());
+        for k in &track.keys {
+            match gravity_of(k) {
+                Some(v) => keys.push((k.link.frame as f32, v)),
+                None => warnings.push(format!(
+                    "gravity key at frame {}: acceleration {} along {:?} is no gravity; left out",
+                    k.link.frame, k.acceleration, k.direction
+                )),
+            }
+        }
+        if track.keys.iter().any(|k| k.noise_enabled != 0) {
+            warnings.push("gravity: noise (ノイズ付加) is not played; gravity holds steady".into());
+        }
+        keys
     }
 
     /// Whether the project plays physics: every mode but 演算しない (off).
     pub fn physics(&self) -> bool {
         self.pmm.v2.as_ref().is_none_or(|v2| v2.physics_mode != 0)
     }
+}
+
+/// A gravity key as odori's physics takes it (MMD units per second²: MMD's acceleration × 10
+/// along its direction); `None` when it has no direction or its acceleration is no number.
+fn gravity_of(g: &pmm::GravityKey) -> Option<glam::Vec3> {
+    let direction = glam::Vec3::from(g.direction).try_normalize()?;
+    (g.acceleration.is_finite()).then(|| direction * g.acceleration * 10.0)
 }
 
 /// Whether `path` names a MikuMikuDance project by its extension (`.pmm`, any case).

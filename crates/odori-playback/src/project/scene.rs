@@ -9,11 +9,12 @@
 //! scene cannot show as MMD would (a missing or unreadable file, a camera following a bone,
 //! keyed gravity) is a warning; the rest plays.
 
-use super::{Project, ProjectAccessory, ProjectModel};
+use super::{Project, ProjectAccessory, ProjectModel, bone_ref};
 use crate::accessory::{Accessory, AccessoryKeyframe, AccessoryTransform, ParentBone};
 use crate::asset::ModelAsset;
 use crate::scene::{OutsideParent, Scene};
 use glam::Vec3;
+use odori_format::pmm;
 use odori_pose::motion::Source;
 use std::sync::Arc;
 
@@ -74,6 +75,17 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
                 true => asset.with_additive_blending(),
                 false => asset,
             };
+            let asset = match m.edge_width {
+                1.0 => asset,
+                w if w.is_finite() && w >= 0.0 => asset.with_edge_width(w),
+                w => {
+                    warnings.push(format!(
+                        "model {}: edge width {w} is not a width; its edges are drawn as the materials say",
+                        m.name
+                    ));
+                    asset
+                }
+            };
             Some((*m, Arc::new(asset)))
         })
         .collect();
@@ -126,12 +138,6 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
             .cloned()
             .collect();
         warnings.extend(crate::load::unmatched_summary(asset.label(), &unbound));
-        if m.edge_width != 1.0 {
-            warnings.push(format!(
-                "model {}: edge width {} is drawn as 1 (per-model edge widths are not drawn yet)",
-                m.name, m.edge_width
-            ));
-        }
         following.push((
             i,
             outside_parents(m, &loaded_models, &scene_index, &mut warnings),
@@ -158,30 +164,13 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
         place(&mut scene, a, &mut warnings);
     }
     scene.set_camera(&project.camera);
-    if project
-        .pmm
-        .camera
-        .keys
-        .iter()
-        .map(|k| &k.key)
-        .chain([&project.pmm.camera.initial_key])
-        .any(|k| k.parent.model >= 0)
-    {
-        warnings.push(
-            "camera: keys that make the camera follow a model's bone are played in world space"
-                .into(),
-        );
-    }
-    if let Some(gravity) = project.gravity() {
-        scene.set_gravity(gravity);
-    }
-    if let Some(v2) = &project.pmm.v2
-        && v2.gravity.keys.iter().any(|k| {
-            let i = &v2.gravity.initial_key;
-            k.key.acceleration != i.acceleration || k.key.direction != i.direction
-        })
-    {
-        warnings.push("gravity: keys after the first are not played; the first holds".into());
+    let follow = camera_follow(project, &loaded_models, &scene_index, &mut warnings);
+    scene
+        .set_camera_follow(follow)
+        .expect("keys name loaded models' bones");
+    let gravity = project.gravity_keys(&mut warnings);
+    if !gravity.is_empty() {
+        scene.set_gravity_keys(gravity);
     }
     if let Some(path) = project.audio.as_ref().and_then(|a| a.path()) {
         scene.set_audio(path);
@@ -252,6 +241,67 @@ fn load(name: &str, path: &std::path::Path, warnings: &mut Vec<String>) -> Optio
 
 /// An accessory's keys with their holders found in the scene (`scene_index`: each project
 /// slot's index in the scene, when loaded).
+/// The scene's model and bone for a project's model slot and bone name; `None` when that
+/// model was left out or lacks the bone.
+fn scene_bone(
+    (slot, bone): &(usize, String),
+    models: &[(&ProjectModel, Arc<ModelAsset>)],
+    scene_index: &[Option<usize>],
+) -> Option<ParentBone> {
+    let model = scene_index.get(*slot).copied().flatten()?;
+    let (_, asset) = models.iter().find(|(m, _)| m.slot == *slot)?;
+    let bone = asset.pose().find_bone(bone)?;
+    Some(ParentBone { model, bone })
+}
+
+/// The camera keys' followed bones in the scene's terms, (frame, bone), in the track's
+/// order. A followed bone the scene lacks is a warning, and that key's target is in world
+/// space.
+fn camera_follow(
+    project: &Project,
+    models: &[(&ProjectModel, Arc<ModelAsset>)],
+    scene_index: &[Option<usize>],
+    warnings: &mut Vec<String>,
+) -> Vec<(f32, Option<ParentBone>)> {
+    let camera = &project.pmm.camera;
+    let Some(track) = pmm::track(std::slice::from_ref(&camera.initial_key), &camera.keys).pop()
+    else {
+        return Vec::new();
+    };
+    let mut missing = Vec::new();
+    let keys: Vec<(f32, Option<ParentBone>)> = (track.keys.iter())
+        .map(|k| {
+            let named = bone_ref(&project.pmm, k.parent);
+            let found = named
+                .as_ref()
+                .and_then(|r| scene_bone(r, models, scene_index));
+            if found.is_none() && k.parent.model >= 0 && !missing.contains(&named) {
+                missing.push(named);
+            }
+            (k.link.frame as f32, found)
+        })
+        .collect();
+    for named in missing {
+        let what = match named {
+            Some((slot, bone)) => {
+                let model = (models.iter()).find(|(m, _)| m.slot == slot).map_or_else(
+                    || format!("model slot {slot} (not loaded)"),
+                    |(m, _)| m.name.clone(),
+                );
+                format!("{model}'s bone {bone}, which is not in the scene")
+            }
+            None => "a model or bone the project does not have".to_string(),
+        };
+        warnings.push(format!(
+            "camera: keys follow {what}; their target is in world space"
+        ));
+    }
+    match keys.iter().any(|(_, b)| b.is_some()) {
+        true => keys,
+        false => Vec::new(),
+    }
+}
+
 fn accessory(
     a: &ProjectAccessory,
     models: &[(&ProjectModel, Arc<ModelAsset>)],
@@ -260,12 +310,7 @@ fn accessory(
 ) -> Accessory {
     let mut unheld = Vec::new();
     let mut holder = |parent: &Option<(usize, String)>| -> Option<ParentBone> {
-        let (slot, bone) = parent.as_ref()?;
-        let found = scene_index.get(*slot).copied().flatten().and_then(|model| {
-            let (_, asset) = models.iter().find(|(m, _)| m.slot == *slot)?;
-            let bone = asset.pose().find_bone(bone)?;
-            Some(ParentBone { model, bone })
-        });
+        let found = scene_bone(parent.as_ref()?, models, scene_index);
         if found.is_none() && !unheld.contains(parent) {
             unheld.push(parent.clone());
         }

@@ -45,7 +45,7 @@ impl CpuModel {
 pub(super) fn set_state(m: &mut CpuModel, states: &[MaterialState], visible: bool) {
     m.uniforms.clear();
     for (k, desc) in m.model.materials.iter().enumerate() {
-        let v = states.get(k).map_or(m.base[k], |s| s.resolve(&m.base[k]));
+        let v = materials::drawn_values(&m.model, &m.base[k], states.get(k));
         let im = &m.materials[k];
         m.uniforms.push(materials::uniform(
             desc,

@@ -49,6 +49,9 @@ pub fn run(project: &Path, output: &Path, search: &[PathBuf]) -> Result<()> {
         );
     }
     let path = output.join(CAMERA_FILE);
+    for w in odori_format::pmm::camera_follow_warnings(&project.pmm) {
+        eprintln!("warning: {w}");
+    }
     write_vmd(&path, &project.camera)?;
     println!(
         "{}: {} camera keys, {} light keys, {} self-shadow keys",
