@@ -87,7 +87,7 @@ pub fn join(
     let part = crate::sink::part_path(out);
     let sound = job.audio.as_deref().map(|path| odori_video::Soundtrack {
         path,
-        start_s: range.start as f64 / 30.0,
+        start_s: range.start as f64 / f64::from(odori_pose::FPS),
         length_s: range.count as f64 / job.fps as f64,
     });
     let joined = odori_video::segment::join(segments, &part, job.fps, sound.as_ref()).map_err(

@@ -39,6 +39,7 @@
 pub mod accessory;
 mod accessory_model;
 pub mod asset;
+pub mod cast;
 // The bake job shares the render job's option naming, and both sit behind `video`.
 #[cfg(feature = "video")]
 pub mod bake_job;

@@ -1,10 +1,12 @@
 //! What is loaded and playing: the files (models with their motions, a camera, a song), the
 //! scene built from them, the player and the clock. Files given on the command line, dropped
-//! on the window and named by a script all arrive through [`Session::add_file`].
+//! on the window and named by a script all arrive through [`Session::add_file`], and what
+//! they do is the playback library's drop rule, the page's too ([`odori_playback::cast`]).
 
 use crate::audio::alsa::AlsaOutput;
 use crate::audio::{AudioOutput, PlaybackClock, Timeline};
 use crate::messages::Messages;
+use odori_playback::cast::{Cast, Dropped, Refused};
 use odori_playback::load::{
     ModelInput, MotionFile, SceneOptions, camera_file, is_model_path, scene_with_motions,
 };
@@ -12,12 +14,6 @@ use odori_playback::project::{Project, is_project_path};
 use odori_playback::{ModelAsset, Player, PlayerOptions, Preroll, Scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// One model and the motion files added to it, in order.
-struct Entry {
-    asset: Arc<ModelAsset>,
-    motions: Vec<MotionFile>,
-}
 
 /// What a file added changed, so the window knows what to rebuild.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,13 +27,13 @@ pub enum Added {
 
 /// The loaded files and the playback state built from them.
 pub struct Session {
-    entries: Vec<Entry>,
+    /// The models given or dropped with their motions, and the camera motion.
+    cast: Cast,
     /// The embedded demo, while no model was given.
     demo: bool,
     /// A MikuMikuDance project opened: its models come first, the files added after it join
     /// them.
     project: Option<Arc<Project>>,
-    camera: Option<PathBuf>,
     audio: Option<PathBuf>,
     pub scene: Arc<Scene>,
     pub player: Player,
@@ -49,7 +45,7 @@ pub struct Session {
     /// The stages and accessories given on the command line (`--stage`, `--accessory`),
     /// placed around the dancers as a render places them.
     scene_options: SceneOptions,
-    /// The scene index of each entry's model (stages may come first), for drops aimed at one.
+    /// The scene index of each cast model (stages may come first), for drops aimed at one.
     entry_models: Vec<usize>,
     /// Problems met (files that did not load, no sound device): shown in the window.
     pub messages: Messages,
@@ -74,10 +70,9 @@ impl Session {
         timeline: Timeline,
     ) -> Result<Session, String> {
         let mut s = Session {
-            entries: Vec::new(),
+            cast: Cast::new(),
             demo: files.is_empty(),
             project: None,
-            camera: None,
             audio: None,
             scene: Arc::new(Scene::demo()),
             player: Player::new(Arc::new(Scene::new()), PlayerOptions::default()),
@@ -122,10 +117,10 @@ impl Session {
         Ok(s)
     }
 
-    /// Add a file as a drop does: a model joins the scene, a VMD with bone or morph keys
-    /// (or a VPD) goes to model `to` (the one under the cursor) or else the last model, a
-    /// VMD with only camera keys becomes the camera, a song replaces the song. The position
-    /// is kept.
+    /// Add a file as a drop does ([`odori_playback::cast`]): a model joins the scene, a VMD
+    /// with bone or morph keys (or a VPD) goes to model `to` (the one under the cursor) or
+    /// else the last model, a VMD with only camera keys becomes the camera; a song replaces
+    /// the song, a project the project. The position is kept.
     pub fn add_file(&mut self, path: &Path, to: Option<usize>) -> Result<Added, String> {
         let added = self.load_file_to(path, to)?;
         match added {
@@ -147,7 +142,7 @@ impl Session {
             "pmm" => {
                 let project = Project::load(path, &[]).map_err(|e| e.to_string())?;
                 self.demo = false;
-                self.entries.clear();
+                self.cast.clear();
                 let audio = project.audio.as_ref().and_then(|a| a.path());
                 if let (Some(song), None) = (audio, &self.audio) {
                     let song = song.to_path_buf();
@@ -161,13 +156,12 @@ impl Session {
             "pmx" | "pmd" => {
                 let asset = ModelAsset::load(path).map_err(|e| e.to_string())?;
                 self.messages.warn_all(asset.warnings().iter().cloned());
-                if self.demo {
-                    self.demo = false;
-                }
-                self.entries.push(Entry {
-                    asset: Arc::new(asset),
-                    motions: Vec::new(),
-                });
+                self.demo = false;
+                let drop = Dropped {
+                    models: vec![Arc::new(asset)],
+                    ..Dropped::default()
+                };
+                (self.cast.add(drop, None)).map_err(|_| "the model was refused".to_string())?;
                 Ok(Added::Model)
             }
             "vmd" | "vpd" => {
@@ -177,18 +171,18 @@ impl Session {
                     return self.set_camera(path).map(|_| Added::Motion);
                 }
                 // `to` counts the scene's models (the project's and the stages first); only
-                // the entries' models take drops.
+                // the cast's models take drops.
                 let to = to.and_then(|i| self.entry_models.iter().position(|&m| m == i));
-                let last = self.entries.len().checked_sub(1);
-                let Some(entry) = (to.filter(|&i| i < self.entries.len()).or(last))
-                    .and_then(|i| self.entries.get_mut(i))
-                else {
-                    return Err(format!(
+                let drop = Dropped {
+                    motions: vec![motion],
+                    ..Dropped::default()
+                };
+                self.cast.add(drop, to).map_err(|why| match why {
+                    Refused::NoModel | Refused::Empty => format!(
                         "{}: a motion needs a model to dance it (drop a PMX or PMD first)",
                         path.display()
-                    ));
-                };
-                entry.motions.push(motion);
+                    ),
+                })?;
                 Ok(Added::Motion)
             }
             "mp3" | "wav" | "ogg" | "flac" | "m4a" | "aac" => {
@@ -204,8 +198,12 @@ impl Session {
     }
 
     fn set_camera(&mut self, path: &Path) -> Result<(), String> {
-        camera_file(path).map_err(|e| e.to_string())?;
-        self.camera = Some(path.to_path_buf());
+        let vmd = camera_file(path).map_err(|e| e.to_string())?;
+        let drop = Dropped {
+            camera: Some(Box::new(vmd)),
+            ..Dropped::default()
+        };
+        (self.cast.add(drop, None)).map_err(|_| format!("{}: no camera keys", path.display()))?;
         Ok(())
     }
 
@@ -236,14 +234,14 @@ impl Session {
         Ok(())
     }
 
-    /// The entries' models with their motions, the stages and accessories of `options`,
+    /// The cast's models with their motions, the stages and accessories of `options`,
     /// placed as a render places them (`odori_playback::load`, one rule for both), and the
-    /// scene index of each entry's model. No entries: the demo dancer.
+    /// scene index of each cast model. No models: the demo dancer.
     fn dancers_scene(
         &self,
         options: &SceneOptions,
     ) -> Result<(Scene, Vec<String>, Vec<usize>), String> {
-        let dancers: Vec<(ModelInput, Vec<MotionFile>)> = (self.entries.iter())
+        let dancers: Vec<(ModelInput, Vec<MotionFile>)> = (self.cast.models().iter())
             .map(|e| (ModelInput::Loaded(e.asset.clone()), e.motions.clone()))
             .collect();
         let (scene, warnings) =
@@ -267,17 +265,9 @@ impl Session {
             // side-by-side switch): a few seconds for a large project, as rare as those are.
             let (mut scene, warnings) = odori_playback::project::scene(project);
             self.messages.warn_all(warnings);
-            self.entry_models.clear();
-            for e in &self.entries {
-                let i = scene.add_model_files(e.asset.clone(), &e.motions);
-                self.entry_models.push(i);
-                let unbound = scene.models()[i].motion().unbound();
-                self.messages
-                    .warn_all(odori_playback::load::unmatched_summary(
-                        e.asset.label(),
-                        unbound,
-                    ));
-            }
+            let (entry_models, warnings) = self.cast.add_to(&mut scene);
+            self.entry_models = entry_models;
+            self.messages.warn_all(warnings);
             if self.side_by_side {
                 scene.arrange_side_by_side();
             }
@@ -309,12 +299,8 @@ impl Session {
                 }
             }
         };
-        if let Some(c) = &self.camera {
-            // Read when it was added; a file changed since then is reported.
-            match camera_file(c) {
-                Ok(v) => scene.set_camera(&v),
-                Err(e) => self.messages.error(e.to_string()),
-            }
+        if let Some(c) = self.cast.camera() {
+            scene.set_camera(c);
         }
         if let Some(a) = &self.audio {
             scene.set_audio(a);
@@ -328,7 +314,7 @@ impl Session {
     pub fn can_make_stage(&self, i: usize) -> bool {
         self.project.is_none()
             && (self.entry_models.iter().position(|&m| m == i))
-                .is_some_and(|k| self.entries[k].motions.is_empty())
+                .is_some_and(|k| self.cast.models()[k].motions.is_empty())
     }
 
     /// Make scene model `i` a stage, as `--stage` would have: at the origin, drawn before the
@@ -342,7 +328,7 @@ impl Session {
         let Some(k) = self.entry_models.iter().position(|&m| m == i) else {
             return Err("only a model you gave or dropped can become the stage".into());
         };
-        let entry = &self.entries[k];
+        let entry = &self.cast.models()[k];
         if !entry.motions.is_empty() {
             return Err(format!(
                 "{} has {} motion(s): a stage stands still; drop the model again without them",
@@ -350,7 +336,7 @@ impl Session {
                 entry.motions.len()
             ));
         }
-        let entry = self.entries.remove(k);
+        let entry = self.cast.remove(k).expect("a cast model's index");
         self.scene_options
             .stages
             .push(ModelInput::Loaded(entry.asset));
@@ -388,7 +374,7 @@ impl Session {
 
     /// How many motion files each model was given, in model order (the demo: none).
     pub fn motion_counts(&self) -> Vec<usize> {
-        self.entries.iter().map(|e| e.motions.len()).collect()
+        self.cast.models().iter().map(|e| e.motions.len()).collect()
     }
 
     /// The file names for the window title.
@@ -398,7 +384,7 @@ impl Session {
         }
         let project = (self.project.iter()).map(|p| p.file.to_str().unwrap_or("project"));
         let names: Vec<&str> = project
-            .chain(self.entries.iter().map(|e| e.asset.label()))
+            .chain(self.cast.models().iter().map(|e| e.asset.label()))
             .collect();
         format!("odori — {}", names.join(", "))
     }

@@ -230,9 +230,10 @@ impl App {
         self.pending_images.clear();
     }
 
-    /// Add the queued files to what plays ([`Cast::add`]: a drop with a model starts a new
-    /// scene, motions alone go to the last model, a camera VMD becomes the camera). On error
-    /// (the message names the file) the current scene plays on. Returns the warnings.
+    /// Add the queued files to what plays ([`Cast::add`], the window's rule too: a dropped
+    /// model joins the others, motions alone go to the last model, a camera VMD becomes the
+    /// camera). On error (the message names the file) the current scene plays on. Returns
+    /// the warnings.
     pub fn load(&mut self) -> Result<Vec<String>, JsError> {
         let files = std::mem::take(&mut self.pending);
         let images = std::mem::take(&mut self.pending_images);
@@ -255,6 +256,21 @@ impl App {
         self.scene = scene;
         self.frame = Frame::default();
         Ok(warnings)
+    }
+
+    /// Start over with the embedded demo: the models, camera and song dropped are forgotten.
+    /// Dropped models join the others, so this is how a user trying models one after another
+    /// sees one at a time.
+    pub fn clear(&mut self) {
+        self.cast.clear();
+        self.pending.clear();
+        self.pending_images.clear();
+        let scene = Arc::new(Scene::demo());
+        self.player = Player::new(scene.clone(), player_options(self.physics));
+        self.canvas.replace_scene(&scene);
+        self.orbit = scene.framing_camera(self.aspect);
+        self.scene = scene;
+        self.frame = Frame::default();
     }
 
     /// The file names of the scene's models, in drawing order: what the page's header names

@@ -7,7 +7,8 @@
 use crate::archive;
 use odori_format::{Document, Vmd};
 use odori_playback::asset::ModelFile;
-use odori_playback::load::unmatched_summary;
+pub use odori_playback::cast::Added;
+use odori_playback::cast::{Dropped, Refused};
 use odori_playback::{ModelAsset, MotionFile, Scene};
 use odori_render::TextureSource;
 use odori_render::image::RgbaImage;
@@ -41,38 +42,21 @@ pub fn kind_of(path: &str) -> Kind {
     }
 }
 
-/// What the page plays: the models dropped with their motions, and a camera motion. A drop
-/// that holds a model starts a new cast (a user trying models one after another sees one at
-/// a time; models dropped together stand at the origin, or side by side when asked); a drop
-/// of motions alone adds them to the cast, as MikuMikuDance's "load motion" does: a VMD with
-/// only camera keys becomes the camera, any other motion goes to the chosen model (the last
-/// one unless told). Within a drop that holds models, each motion goes to the model it
-/// matches best (`best_matches`), and a PMD beside a PMX of the same name in the same
-/// folder is the same model twice: the PMX is loaded (`distinct_models`).
+/// What the page plays: the models dropped with their motions, a camera motion, and a song a
+/// zip held. What a drop does is the playback library's rule, the window's too
+/// ([`odori_playback::cast`]: a dropped model joins the others, motions dropped alone go to the
+/// last model, a VMD with camera keys only becomes the camera; [`Cast::clear`] starts over).
+/// Here files arrive as names and bytes: zips are opened, and a PMD beside a PMX of the same
+/// name in the same folder is the same model twice, so the PMX is loaded
+/// (`distinct_models`).
 #[derive(Default)]
 pub struct Cast {
-    models: Vec<CastModel>,
-    camera: Option<Box<Vmd>>,
+    cast: odori_playback::cast::Cast,
     /// A song found inside a dropped zip (path, bytes), until the page takes it: the browser
     /// decodes audio, so it goes back to the page ([`Cast::take_song`]).
     song: Option<(String, Vec<u8>)>,
     /// Stand the models side by side (off: every model at the origin, as in MMD).
     pub side_by_side: bool,
-}
-
-/// One model with the motions added to it, in order.
-struct CastModel {
-    asset: Arc<ModelAsset>,
-    motions: Vec<MotionFile>,
-}
-
-/// What a drop changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Added {
-    /// New models (the renderer needs them).
-    Models,
-    /// Motions or a camera for the models already there.
-    Motions,
 }
 
 impl Cast {
@@ -106,35 +90,32 @@ impl Cast {
         }
         if !has_model {
             let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).take(5).collect();
-            if motions.is_empty() && camera.is_none() {
-                if song.is_some() {
-                    // A zip of a song alone: the same models dance on to it.
-                    self.song = song;
-                    return Ok((Added::Motions, warnings));
-                }
-                return Err(format!(
+            if motions.is_empty() && camera.is_none() && song.is_some() {
+                // A zip of a song alone: the same models dance on to it.
+                self.song = song;
+                return Ok((Added::Motions, warnings));
+            }
+            let drop = Dropped {
+                motions,
+                camera,
+                ..Dropped::default()
+            };
+            let added = self.cast.add(drop, None).map_err(|why| match why {
+                Refused::Empty => format!(
                     "no model among the files given ({}): drop a PMX or PMD with its \
                      textures, and its motions",
                     names.join(", ")
-                ));
-            }
-            if self.models.is_empty() {
-                return Err(format!(
+                ),
+                Refused::NoModel => format!(
                     "no model to dance {}: drop a PMX or PMD with its textures first (or \
                      together with its motions)",
                     names.join(", ")
-                ));
-            }
-            if let Some(last) = self.models.last_mut() {
-                last.motions.extend(motions);
-            }
-            if camera.is_some() {
-                self.camera = camera;
-            }
+                ),
+            })?;
             if song.is_some() {
                 self.song = song;
             }
-            return Ok((Added::Motions, warnings));
+            return Ok((added, warnings));
         }
         let model_paths = distinct_models(&files, &mut warnings);
         let mut models = Vec::new();
@@ -174,26 +155,33 @@ impl Cast {
             };
             warnings.extend(diagnostics.iter().map(|d| format!("{model_path}: {d}")));
             warnings.extend(asset.warnings().iter().cloned());
-            models.push(CastModel {
-                asset: Arc::new(asset),
-                motions: Vec::new(),
-            });
+            models.push(Arc::new(asset));
         }
         if !errors.is_empty() {
             return Err(errors.join("\n"));
         }
-        // Each motion goes to the model (or models) of the drop it matches best.
-        for motion in motions {
-            for m in best_matches(&models, &motion) {
-                models[m].motions.push(motion.clone());
-            }
-        }
-        self.models = models;
-        self.camera = camera;
+        let drop = Dropped {
+            models,
+            motions,
+            camera,
+        };
+        let added = (self.cast.add(drop, None))
+            .map_err(|_| "the drop's models were refused".to_string())?;
         if song.is_some() {
             self.song = song;
         }
-        Ok((Added::Models, warnings))
+        Ok((added, warnings))
+    }
+
+    /// Start over: no model (the page plays the embedded demo), no camera, no song.
+    pub fn clear(&mut self) {
+        self.cast.clear();
+        self.song = None;
+    }
+
+    /// Whether no model was dropped (or the cast was cleared since).
+    pub fn is_empty(&self) -> bool {
+        self.cast.models().is_empty()
     }
 
     /// The path of the song a drop held inside a zip, until it is taken.
@@ -212,15 +200,7 @@ impl Cast {
     /// motion tracks it has no bone or morph for.
     pub fn scene(&self) -> (Scene, Vec<String>) {
         let mut scene = Scene::new();
-        let mut warnings = Vec::new();
-        for m in &self.models {
-            let i = scene.add_model_files(m.asset.clone(), &m.motions);
-            let unbound = scene.models()[i].motion().unbound();
-            warnings.extend(unmatched_summary(m.asset.label(), unbound));
-        }
-        if let Some(camera) = &self.camera {
-            scene.set_camera(camera);
-        }
+        let (_, warnings) = self.cast.add_to(&mut scene);
         if self.side_by_side {
             scene.arrange_side_by_side();
         }
@@ -254,26 +234,6 @@ fn distinct_models(files: &[(String, Vec<u8>)], warnings: &mut Vec<String>) -> V
         }
     }
     kept
-}
-
-/// The models `motion` goes to: those whose bones and morphs it matches best, that is, where
-/// the fewest of its tracks find nothing (all of them on a tie: two dancers of one skeleton
-/// dropped with one dance both dance it).
-fn best_matches(models: &[CastModel], motion: &MotionFile) -> Vec<usize> {
-    if models.len() < 2 {
-        return (0..models.len()).collect();
-    }
-    let unmatched: Vec<usize> = (models.iter())
-        .map(|m| {
-            odori_pose::Motion::bind(m.asset.pose(), &[motion.source()])
-                .unbound()
-                .len()
-        })
-        .collect();
-    let fewest = unmatched.iter().copied().min().unwrap_or(0);
-    (0..models.len())
-        .filter(|&i| unmatched[i] == fewest)
-        .collect()
 }
 
 /// The audio files among `files` (those a zip held: the page decodes loose ones itself), taken

@@ -549,4 +549,11 @@ fn the_page_plays_the_demo_loads_gene_and_survives_a_bad_file() {
     let after = &result["afterError"];
     assert!(after[0].as_f64() > before[0].as_f64(), "{before} → {after}");
     assert!(after[1].as_f64() > before[1].as_f64(), "{before} → {after}");
+    // Clear: the demo again (its dance's end, not Gene's), no file list, no song.
+    let cleared = &result["cleared"];
+    let demo_end = f64::from(Scene::demo().end_frame());
+    assert_eq!(cleared["endFrame"].as_f64(), Some(demo_end), "{cleared}");
+    assert_ne!(result["endBeforeClear"].as_f64(), Some(demo_end));
+    assert_eq!(cleared["filesHidden"].as_bool(), Some(true), "{cleared}");
+    assert!(cleared["song"].is_null(), "{cleared}");
 }

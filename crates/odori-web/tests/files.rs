@@ -418,3 +418,42 @@ fn a_drop_of_several_models_gives_each_the_motions_made_for_it() {
         .collect();
     assert_eq!(ends, [2809.0, 2809.0]);
 }
+
+/// The drop rule the page shares with the window (`odori_playback::cast`, MikuMikuDance's
+/// model loading): a model dropped on a playing scene joins it. Gene with her dance, then
+/// Gene again without it (another folder): two models, the first still dancing (its motion
+/// reaches the dance's last frame) and the second at rest; a camera dropped after them keeps
+/// both; `clear` starts over with no model. Before the shared rule the second drop replaced
+/// the first here, while the window kept both.
+#[test]
+fn a_model_dropped_later_joins_and_clear_starts_over() {
+    let (Some(files), Some(cam)) = (
+        read_gene(true),
+        odori_testkit::shared("assets/wavefile/wavefile_camera.vmd"),
+    ) else {
+        return;
+    };
+    let mut cast = Cast::new();
+    assert_eq!(cast.add(files.clone()).unwrap().0, Added::Models);
+    let again: Vec<(String, Vec<u8>)> = (files.iter())
+        .filter(|f| kind_of(&f.0) != Kind::Motion)
+        .map(|(p, b)| (p.replacen("Gene/", "Gene again/", 1), b.clone()))
+        .collect();
+    assert_eq!(cast.add(again).unwrap().0, Added::Models);
+    let camera = vec![(
+        "wavefile_camera.vmd".to_string(),
+        std::fs::read(cam).unwrap(),
+    )];
+    assert_eq!(cast.add(camera).unwrap().0, Added::Motions);
+    let (scene, _) = cast.scene();
+    let ends: Vec<f32> = (scene.models().iter())
+        .map(|m| m.motion().end_frame())
+        .collect();
+    assert_eq!(ends.len(), 2, "the second model joined the first");
+    assert!(ends[0] > 2000.0 && ends[1] == 0.0, "{ends:?}");
+    assert!(scene.models()[1].asset().label().starts_with("Gene again/"));
+    assert!(scene.camera().is_some());
+    cast.clear();
+    assert!(cast.is_empty());
+    assert!(cast.scene().0.models().is_empty());
+}

@@ -37,12 +37,11 @@ function showWarnings(warnings) {
 }
 
 // The header's line: what plays, compactly (the scene's models as loaded, then motions, camera
-// and song by file name), with every file loaded behind a disclosure. A drop with a model starts
-// the list again; motions or a song dropped on their own join it.
+// and song by file name), with every file loaded behind a disclosure. Every drop joins the list
+// (a dropped model joins the others); Clear empties it.
 let sceneFiles = [];
 function showScene(drop) {
-  const startsScene = drop.some(({ path }) => /\.(pmx|pmd|zip)$/i.test(path));
-  sceneFiles = startsScene ? drop : [...sceneFiles, ...drop];
+  sceneFiles = [...sceneFiles, ...drop];
   const list = sceneFiles;
   const name = (p) => p.split(/[\\/]/).pop();
   const of = (re) => list.map((f) => f.path).filter((p) => re.test(p)).map(name);
@@ -311,6 +310,23 @@ async function loadFiles(list) {
   }
 }
 
+// Start over with the demo: the dropped models, motions, camera and song are forgotten.
+function clearScene() {
+  if (!state.app || state.loading) return;
+  stopAudio();
+  state.audio = null;
+  state.app.clear();
+  sceneFiles = [];
+  $("filelist").hidden = true;
+  $("error").hidden = true;
+  $("warnings").hidden = true;
+  const adapter = $("status").textContent.split(" — ").pop();
+  $("status").textContent = `embedded demo — ${adapter}`;
+  syncControls();
+  state.last = null;
+  state.dirty = true;
+}
+
 async function loadAudio(name, bytes) {
   const ctx = state.audio ? state.audio.ctx : new AudioContext();
   let buffer;
@@ -407,6 +423,7 @@ function wireControls() {
     state.dirty = true;
   };
   $("dismiss").onclick = () => { $("warnings").hidden = true; };
+  $("clear").onclick = () => clearScene();
   $("files").onchange = (e) => loadFiles(filesOf(e.target));
   $("folder").onchange = (e) => loadFiles(filesOf(e.target));
   wireCanvas();
@@ -447,6 +464,7 @@ window.odori = {
     };
   },
   loseDevice() { state.app.lose_device(); },
+  clear() { clearScene(); },
   frames() { return state.frames; },
   fps() { return state.fps.value; },
 };

@@ -202,6 +202,19 @@ try {
     result.afterErrorFrom = [f1, q1];
     await canvasShot("error.png");
     await page.screenshot({ path: path.join(out, "error_page.png") });
+
+    // Clear: the dropped files are forgotten and the demo plays (dropped models join the
+    // others, so this is how a user starts over).
+    result.endBeforeClear = await page.evaluate(() => window.odori.endFrame());
+    await page.click("#clear");
+    await wait(() => document.getElementById("status").textContent.startsWith("embedded demo"));
+    result.cleared = await page.evaluate(() => ({
+      status: document.getElementById("status").textContent,
+      filesHidden: document.getElementById("filelist").hidden,
+      song: window.odori.song(),
+      endFrame: window.odori.endFrame(),
+    }));
+    await canvasShot("cleared.png");
   }
 } catch (e) {
   result.failure = String(e && e.stack || e);
