@@ -10,6 +10,7 @@
 #   cargo build --release -p odori && tools/soak_window.sh [MINUTES] [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/soak_lib.sh
 minutes=${1:-30}
 out=$(mkdir -p "${2:-target/soak-window}" && cd "${2:-target/soak-window}" && pwd)
 assets=../shared/assets
@@ -47,28 +48,9 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 [ -n "$pid" ] || { echo "the player did not start" >&2; exit 1; }
-start=$(date +%s)
-echo "seconds,rss_kb,handles,threads" >"$out/samples.csv"
-while kill -0 "$pid" 2>/dev/null; do
-    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-    threads=$(awk '/^Threads/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-    handles=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
-    [ -n "$rss" ] && echo "$(($(date +%s) - start)),$rss,$handles,$threads" >>"$out/samples.csv"
-    sleep 10
-done
+sample_until_exit "$pid" "$out/samples.csv"
 wait "$runner"
-# The figures at 1, 10, 20, 30 … minutes, and growth from the first minute.
-awk -F, -v m="$minutes" 'NR > 1 {
-        t[NR] = $1; r[NR] = $2; h[NR] = $3; th[NR] = $4; n = NR }
-    END {
-        for (k = 0; k <= m; k = (k == 0 ? 1 : (k == 1 && m >= 10 ? 10 : k + (m >= 10 ? 10 : 1)))) {
-            best = 0
-            for (i = 2; i <= n; i++) if (t[i] <= k * 60) best = i
-            if (best) printf "minute %d: %d kB, %d handles, %d threads\n", k, r[best], h[best], th[best]
-            if (k == 1) base = r[best]
-        }
-        if (base) printf "resident growth after the first minute: %.2f %%\n", 100 * (r[n] - base) / base
-    }' "$out/samples.csv"
+summarise "$out/samples.csv" "$minutes"
 if cmp -s "$out/start.png" "$out/end.png"; then
     echo "frame 300 at the end is the picture at the start, byte for byte"
 else

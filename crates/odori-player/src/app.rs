@@ -590,54 +590,105 @@ impl App {
         )
     }
 
+    /// One window frame, in its steps: the script's commands, the clock, the pose, the
+    /// picture, screenshots, the panels (with the present), then what the panels asked for.
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let started = Instant::now();
         let frame_time = self.frame_started.map_or(Duration::ZERO, |t| started - t);
         self.frame_started = Some(started);
         self.run_script(event_loop);
         let now = self.session.timeline.now();
+        self.report_lost_sound(now);
+        let end = self.end_frame();
+        let at = self.clock_frame(now, end);
+        let mut times: FrameTimes = Default::default();
+        let evaluated = self.evaluate(at, &mut times);
+        if !self.draw_scene(at, evaluated, &mut times) {
+            return;
+        }
+        self.save_screenshots(at);
+        self.session.messages.print_new();
+        let Some(actions) = self.panels_and_present(at, end, &mut times) else {
+            return;
+        };
+        times[7] = frame_time;
+        self.shown_at = now;
+        self.stats.record(now, times, evaluated);
+        for a in actions {
+            self.act(a, event_loop);
+        }
+        // Keep drawing while playing or scripted; else wait for input.
+        let busy = self.session.clock.is_playing() || self.script.busy();
+        if busy {
+            if let Some(v) = &self.view {
+                v.window.request_redraw();
+            }
+            event_loop.set_control_flow(ControlFlow::Poll);
+        } else {
+            event_loop.set_control_flow(ControlFlow::Wait);
+        }
+    }
+
+    /// Say once that the sound device went away (the clock then runs on silent).
+    fn report_lost_sound(&mut self, now: f64) {
         if let Some(why) = self.session.clock.take_lost(now) {
             let song =
                 (self.session.audio()).map_or(String::new(), |a| format!("{}: ", a.display()));
             (self.session.messages).warn(format!("{song}{why}; playing on silent"));
         }
-        // Where the clock is, kept within the motion.
-        let end = self.end_frame();
-        let mut at = self.session.clock.position(now) * FPS;
-        if at > end && self.session.clock.is_playing() {
-            if self.looping && end > 0.0 {
-                self.session.clock.seek(0.0, now);
-                at = 0.0;
-            } else {
-                self.session.clock.pause(now);
-                self.session.clock.seek(end / FPS, now);
-                at = end;
-            }
+    }
+
+    /// The frame the clock is at, kept within the motion: past its end it loops or stops
+    /// there.
+    fn clock_frame(&mut self, now: f64, end: f64) -> f64 {
+        let clock = &mut self.session.clock;
+        let at = clock.position(now) * FPS;
+        if at <= end || !clock.is_playing() {
+            return at;
         }
-        let mut times: FrameTimes = Default::default();
-        let evaluate = self.dirty || at != self.shown_frame || self.drawn.is_none();
-        if evaluate {
-            let player = &mut self.session.player;
-            // Playing on steps physics on whatever the gap since the last frame drawn (a
-            // slow adapter draws few); a seek, step or jump follows MMD's seek rule.
-            if self.session.clock.is_playing() && !self.jumped && at >= self.shown_frame {
-                player.play_on(at);
-            } else {
-                player.seek(at);
-            }
-            self.jumped = false;
-            player.evaluate(&mut self.frame);
-            let t = player.stage_times();
-            times[0] = t.pose;
-            times[1] = t.physics;
-            times[2] = t.deform;
-            self.shown_frame = at;
+        if self.looping && end > 0.0 {
+            clock.seek(0.0, now);
+            0.0
+        } else {
+            clock.pause(now);
+            clock.seek(end / FPS, now);
+            end
         }
+    }
+
+    /// Pose frame `at` when it is not the one shown (or something changed); whether it did.
+    fn evaluate(&mut self, at: f64, times: &mut FrameTimes) -> bool {
+        if !(self.dirty || at != self.shown_frame || self.drawn.is_none()) {
+            return false;
+        }
+        let player = &mut self.session.player;
+        // Playing on steps physics on whatever the gap since the last frame drawn (a slow
+        // adapter draws few); a seek, step or jump follows MMD's seek rule.
+        if self.session.clock.is_playing() && !self.jumped && at >= self.shown_frame {
+            player.play_on(at);
+        } else {
+            player.seek(at);
+        }
+        self.jumped = false;
+        player.evaluate(&mut self.frame);
+        let t = player.stage_times();
+        times[0] = t.pose;
+        times[1] = t.physics;
+        times[2] = t.deform;
+        self.shown_frame = at;
+        true
+    }
+
+    /// Draw the posed frame when it, the camera or the size changed (or a screenshot is
+    /// due); false when there is no window to draw in.
+    fn draw_scene(&mut self, at: f64, evaluated: bool, times: &mut FrameTimes) -> bool {
         let size = self.view.as_ref().map_or(self.options.size, |v| v.size());
         let camera = self.shown_camera();
-        let Some(view) = &mut self.view else { return };
+        let Some(view) = &mut self.view else {
+            return false;
+        };
         let key = (at, camera, size);
-        if evaluate || self.drawn != Some(key) || !self.pending_screenshot.is_empty() {
+        if evaluated || self.drawn != Some(key) || !self.pending_screenshot.is_empty() {
             let t = Instant::now();
             self.frame.prepare(&mut view.renderer, true);
             let fv = FrameView {
@@ -650,14 +701,28 @@ impl App {
             self.drawn = Some(key);
             self.dirty = false;
         }
+        true
+    }
+
+    /// Write the screenshots asked for, of the picture just drawn.
+    fn save_screenshots(&mut self, at: f64) {
+        let Some(view) = &self.view else { return };
         for path in std::mem::take(&mut self.pending_screenshot) {
             match save_screenshot(&view.renderer, path, at) {
                 Ok(m) => self.session.messages.info(m),
                 Err(m) => self.session.messages.error(m),
             }
         }
-        self.session.messages.print_new();
-        // Panels.
+    }
+
+    /// Lay out and paint the panels over the picture and present it; what the user did in
+    /// them. `None` when there is no window.
+    fn panels_and_present(
+        &mut self,
+        at: f64,
+        end: f64,
+        times: &mut FrameTimes,
+    ) -> Option<Vec<Action>> {
         let t = Instant::now();
         let mut actions = Vec::new();
         let marker = self.marker(self.egui_ctx.pixels_per_point());
@@ -675,7 +740,7 @@ impl App {
             bone: self.selection.bone,
             can_be_stage: self.session.can_make_stage(self.selection.model),
         });
-        let Some(view) = &mut self.view else { return };
+        let view = self.view.as_mut()?;
         let (paint, textures, ppp) = match &mut self.egui {
             // Hidden panels cost nothing: egui neither lays out nor paints (what it was
             // told meanwhile is dropped; Tab comes through winit, not egui).
@@ -718,22 +783,7 @@ impl App {
             times[5] = acquire;
             times[6] = present;
         }
-        times[7] = frame_time;
-        self.shown_at = now;
-        self.stats.record(now, times, evaluate);
-        for a in actions {
-            self.act(a, event_loop);
-        }
-        // Keep drawing while playing or scripted; else wait for input.
-        let busy = self.session.clock.is_playing() || self.script.busy();
-        if busy {
-            if let Some(v) = &self.view {
-                v.window.request_redraw();
-            }
-            event_loop.set_control_flow(ControlFlow::Poll);
-        } else {
-            event_loop.set_control_flow(ControlFlow::Wait);
-        }
+        Some(actions)
     }
 }
 
