@@ -19,12 +19,14 @@ bin=target/release/odori
 [ -x "$bin" ] || { echo "build first: cargo build --release -p odori" >&2; exit 2; }
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed to decode the last frames" >&2; exit 2; }
 last=$((frames - 1))
+scene=("$assets/gene/Gene_light.pmx" "$assets/wavefile/wavefile_v2.vmd"
+    --camera "$assets/wavefile/wavefile_camera.vmd" --size 1280x720 --backend cpu)
 render() {
-    "$bin" render "$assets/gene/Gene_light.pmx" "$assets/wavefile/wavefile_v2.vmd" \
-        --camera "$assets/wavefile/wavefile_camera.vmd" --size 1280x720 --backend cpu "$@"
+    "$bin" render "${scene[@]}" "$@"
 }
 rm -f "$out"/long.mp4 "$out"/control.mp4 "$out"/*.png "$out"/samples.csv
-render --range "0:$last" -o "$out/long.mp4" >"$out/stdout.txt" 2>"$out/stderr.txt" &
+# Not through the function: $! must be odori's own process, not a subshell's.
+"$bin" render "${scene[@]}" --range "0:$last" -o "$out/long.mp4" >"$out/stdout.txt" 2>"$out/stderr.txt" &
 pid=$!
 sample_until_exit "$pid" "$out/samples.csv"
 wait "$pid"

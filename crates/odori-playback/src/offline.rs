@@ -13,9 +13,9 @@ use crate::scene::Scene;
 use crate::sink::FrameSink;
 use odori_deform::gpu::GpuSkinner;
 use odori_render::{AnyRenderer, Device};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Which frames to make: `count` frames from `start`, `step` MMD frames apart (1 for 30 fps
@@ -242,7 +242,8 @@ pub fn render_from(
         // Stage 2: draw frame k, then read frame k − 1 back while k renders. A frame is
         // kept until its pixels are read: if the GPU device is lost meanwhile, it is drawn
         // again on the CPU rasteriser, which draws the rest of the run.
-        let lost = watch_for_loss(renderer);
+        let lost =
+            (renderer.gpu_renderer()).map(|r| odori_render::gpu::watch_for_loss(&r.gpu.device));
         // Frames evaluated for GPU skinning carry no vertices: deformed here once the CPU
         // rasteriser draws.
         let mut deform_here = false;
@@ -293,8 +294,7 @@ pub fn render_from(
             let Ok(mut px) = free_rx.recv() else { break };
             let t = Instant::now();
             if !renderer.read(prev, &mut px) {
-                let why = (lost.as_ref())
-                    .and_then(|l| l.lock().unwrap_or_else(|p| p.into_inner()).clone())
+                let why = (lost.as_ref().and_then(|l| l.why()))
                     .unwrap_or_else(|| "it stopped returning frames".into());
                 fell_back = Some((prev, why));
                 *renderer = renderer_for(
@@ -338,29 +338,6 @@ pub fn render_from(
         encode_ms: StageTimes::ms(&times.encode, written),
         fell_back,
     })
-}
-
-/// The reason the renderer's GPU device was lost, once it is (`None` for the CPU
-/// rasteriser). Errors wgpu raises for work on a lost device are then expected, and dropped;
-/// before a loss they panic, as wgpu's own handler does.
-fn watch_for_loss(renderer: &mut AnyRenderer) -> Option<Arc<Mutex<Option<String>>>> {
-    let device = renderer.gpu_renderer()?.gpu.device.clone();
-    let lost = Arc::new(Mutex::new(None::<String>));
-    let on_loss = lost.clone();
-    device.set_device_lost_callback(move |reason, message| {
-        let why = match message.is_empty() {
-            true => format!("{reason:?}"),
-            false => format!("{reason:?}: {message}"),
-        };
-        *on_loss.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
-    });
-    let seen = lost.clone();
-    device.on_uncaptured_error(Arc::new(move |e| {
-        if seen.lock().unwrap_or_else(|p| p.into_inner()).is_none() {
-            panic!("wgpu: {e}");
-        }
-    }));
-    Some(lost)
 }
 
 /// Deform every model of `f` on the CPU from its skinning matrices and morph weights, as the

@@ -46,6 +46,10 @@ pub enum Action {
     Speed(f64),
     /// Show or hide the panels.
     TogglePanels,
+    /// Destroy the GPU device as a driver reset would, so the window's fall back to the CPU
+    /// rasteriser can be seen and tested (the script's `lose-gpu`; nothing on the CPU
+    /// rasteriser).
+    LoseGpu,
     Quit,
 }
 

@@ -128,6 +128,18 @@ pub fn run(options: Options) -> Result<(), PlayerError> {
     }
 }
 
+/// egui's window state for `window`, on `ctx`.
+fn egui_state(ctx: &egui::Context, window: &Window) -> egui_winit::State {
+    egui_winit::State::new(
+        ctx.clone(),
+        egui::ViewportId::ROOT,
+        window,
+        Some(window.scale_factor() as f32),
+        None,
+        None,
+    )
+}
+
 fn aspect((w, h): (u32, u32)) -> f32 {
     w as f32 / h.max(1) as f32
 }
@@ -151,14 +163,7 @@ impl ApplicationHandler for App {
         };
         match View::new(window.clone(), &self.session.scene, &self.options) {
             Ok(view) => {
-                self.egui = Some(egui_winit::State::new(
-                    self.egui_ctx.clone(),
-                    egui::ViewportId::ROOT,
-                    &window,
-                    Some(window.scale_factor() as f32),
-                    None,
-                    None,
-                ));
+                self.egui = Some(egui_state(&self.egui_ctx, &window));
                 eprintln!("odori play: {}", view.adapter);
                 (self.session.messages).warn_all(view.renderer.warnings().iter().cloned());
                 self.session.messages.print_new();
@@ -450,6 +455,11 @@ impl App {
             }
             Action::Speed(s) => clock.set_speed(s, now),
             Action::TogglePanels => self.panels = !self.panels,
+            Action::LoseGpu => {
+                if let Some(v) = &self.view {
+                    v.lose_device();
+                }
+            }
             Action::Quit => event_loop.exit(),
         }
         self.session.messages.print_new();
@@ -597,6 +607,7 @@ impl App {
         let frame_time = self.frame_started.map_or(Duration::ZERO, |t| started - t);
         self.frame_started = Some(started);
         self.run_script(event_loop);
+        self.survive_lost_gpu(event_loop);
         let now = self.session.timeline.now();
         self.report_lost_sound(now);
         let end = self.end_frame();
@@ -626,6 +637,47 @@ impl App {
             event_loop.set_control_flow(ControlFlow::Poll);
         } else {
             event_loop.set_control_flow(ControlFlow::Wait);
+        }
+    }
+
+    /// Go on on odori's CPU rasteriser when the GPU device was lost (a driver reset, a
+    /// removed GPU): the window gets a software surface, the picture is drawn again there,
+    /// and a message says so once. The panels start on a fresh egui context, since the new
+    /// painter holds none of the old one's textures.
+    fn survive_lost_gpu(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(why) = self.view.as_ref().and_then(|v| v.lost()) else {
+            return;
+        };
+        let Some(old) = self.view.take() else { return };
+        let window = old.window.clone();
+        // One surface at a time: the wgpu one goes before the software one comes.
+        drop(old);
+        let reason = format!("the GPU device was lost ({why})");
+        match View::on_cpu(
+            window.clone(),
+            &self.session.scene,
+            &self.options,
+            reason.clone(),
+        ) {
+            Ok(view) => {
+                (self.session.messages).warn(format!(
+                    "{reason}: the window draws on odori's CPU rasteriser from here on"
+                ));
+                self.egui_ctx = egui::Context::default();
+                if let Some(m) = crate::fonts::add_japanese(&self.egui_ctx) {
+                    self.session.messages.warn(m);
+                }
+                self.egui = Some(egui_state(&self.egui_ctx, &window));
+                self.view = Some(view);
+                self.drawn = None;
+                self.dirty = true;
+            }
+            Err(e) => {
+                self.error = Some(PlayerError::Gpu(format!(
+                    "{reason}, and odori's CPU rasteriser cannot draw in the window: {e}"
+                )));
+                event_loop.exit();
+            }
         }
     }
 

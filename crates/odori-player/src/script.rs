@@ -125,6 +125,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Command>, ScriptError> {
                 }
             }
             "stage" => Command::Do(Action::MakeStage),
+            "lose-gpu" => Command::Do(Action::LoseGpu),
             "bone" => {
                 let name = need("a bone name")?;
                 Command::Do(Action::PickBone((name != "none").then(|| name.to_string())))

@@ -2,6 +2,7 @@
 //! rasterisers (lavapipe through Vulkan, llvmpipe through GL/EGL).
 
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 /// A device and queue with what was found. Cloning shares the device (wgpu handles are
 /// reference-counted): a new renderer for a changed scene reuses it.
@@ -12,6 +13,41 @@ pub struct Gpu {
     pub info: wgpu::AdapterInfo,
     /// MSAA sample counts usable with both the colour and the depth format.
     pub sample_counts: Vec<u32>,
+}
+
+/// Why a device was lost, once it is (a driver reset, a removed GPU, `destroy`): see
+/// [`watch_for_loss`]. Cloning shares it.
+#[derive(Clone, Default)]
+pub struct DeviceLoss(Arc<Mutex<Option<String>>>);
+
+impl DeviceLoss {
+    /// The reason, once the device is lost.
+    pub fn why(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// Watch `device` for its loss: the reason is recorded when wgpu reports it. Errors wgpu
+/// raises for work on a lost device are then expected, and dropped; before a loss they
+/// panic, as wgpu's own handler does. A front end asks after a frame whether it must go on on
+/// the CPU rasteriser.
+pub fn watch_for_loss(device: &wgpu::Device) -> DeviceLoss {
+    let lost = DeviceLoss::default();
+    let on_loss = lost.clone();
+    device.set_device_lost_callback(move |reason, message| {
+        let why = match message.is_empty() {
+            true => format!("{reason:?}"),
+            false => format!("{reason:?}: {message}"),
+        };
+        *on_loss.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+    });
+    let seen = lost.clone();
+    device.on_uncaptured_error(Arc::new(move |e| {
+        if seen.why().is_none() {
+            panic!("wgpu: {e}");
+        }
+    }));
+    lost
 }
 
 /// No adapter could be opened.

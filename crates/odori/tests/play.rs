@@ -29,6 +29,10 @@
 //!   `--accessory`) draw what the offline renderer draws of the scene the playback library's
 //!   loader builds from the same options, as for `odori render`.
 //!
+//! - A lost GPU device (the script's `lose-gpu` destroys it, as a driver reset would): the
+//!   window goes on on odori's CPU rasteriser and a software surface, says so once, and its
+//!   frame 300 is then the offline CPU rasteriser's, as before the loss it was wgpu's.
+//!
 //! Without Xvfb these print SKIPPED; `ODORI_REQUIRE_DISPLAY=1` (CI) makes that a failure.
 
 use odori_playback::offline::renderer_for;
@@ -789,4 +793,45 @@ fn a_dropped_model_reframes_unless_the_view_was_moved() {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// The GPU device lost while the window plays (wgpu's way only: the CPU rasteriser has no
+/// device to lose): frame 300 before the loss is wgpu's offline frame, after it the CPU
+/// rasteriser's, the surface is the software one, and the loss is said once.
+#[test]
+fn a_lost_gpu_device_goes_on_on_the_cpu_rasteriser() {
+    let Some((model, motion)) = gene_and_dance() else {
+        return;
+    };
+    let Some(x) = xvfb() else { return };
+    if !ways().contains(&Way::Wgpu) {
+        return;
+    }
+    let dir = temp_dir(Way::Wgpu, "lost-gpu");
+    let script = "pause\nkey p\nkey p\nseek 300\nwait 3\nscreenshot before.png\nstatus\n\
+                  lose-gpu\nwait 3\nscreenshot after.png\nstatus\nquit\n";
+    let (stdout, stderr) = play(Way::Wgpu, &x, &dir, script, &[&model, &motion]);
+    let s = statuses(&stdout);
+    assert_eq!(s.len(), 2, "{stdout}\n{stderr}");
+    assert_eq!(s[0]["surface"], "copy", "wgpu drew first: {stdout}");
+    assert_eq!(
+        s[1]["surface"], "soft",
+        "the CPU rasteriser after: {stdout}"
+    );
+    assert_eq!(frame_of(&s[1]), 300.0);
+    assert_eq!(
+        stderr.matches("the GPU device was lost").count(),
+        1,
+        "the loss is said once: {stderr}"
+    );
+    for (way, shot) in [(Way::Wgpu, "before"), (Way::Cpu, "after")] {
+        let reference = offline_frame(way, dancer(&model, &motion), 300.0).unwrap();
+        assert_same(
+            &format!("lost-gpu-{shot}"),
+            &dir.join(format!("{shot}.png")),
+            &reference,
+            &dir,
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,6 +6,7 @@ use crate::painter::Painter;
 use odori_playback::Scene;
 use odori_playback::offline::renderer_for;
 use odori_render::blit::{self, Blit};
+use odori_render::gpu::DeviceLoss;
 use odori_render::{AnyRenderer, Device, Gpu, RenderOptions, Renderer, wgpu};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,6 +18,8 @@ pub struct GpuSurface {
     blit: Blit,
     /// egui's panels (odori's own painter: see `painter.rs` for why).
     panels: Painter,
+    /// Why the device was lost, once it is: the window then goes on on the CPU rasteriser.
+    loss: DeviceLoss,
 }
 
 impl GpuSurface {
@@ -51,6 +54,7 @@ impl GpuSurface {
             ..Default::default()
         }))
         .map_err(|e| format!("{}: cannot open the device: {e}", info.name))?;
+        let loss = odori_render::gpu::watch_for_loss(&device);
         let sample_counts = Gpu::sample_counts(&adapter);
         let size = window.inner_size();
         let present_mode = if options.vsync {
@@ -92,6 +96,7 @@ impl GpuSurface {
             config,
             blit,
             panels,
+            loss,
         };
         Ok((surface, renderer, adapter_name))
     }
@@ -116,6 +121,11 @@ impl GpuSurface {
         }
         let r = wgpu_of(renderer);
         self.blit.set_source(&r.gpu.device, r.color_texture());
+    }
+
+    /// Why the device was lost, once it is.
+    pub fn lost(&self) -> Option<String> {
+        self.loss.why()
     }
 
     /// Whether the last frame was copied onto the surface (the fast path) or drawn onto it.

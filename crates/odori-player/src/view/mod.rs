@@ -90,6 +90,47 @@ impl View {
         })
     }
 
+    /// The view on odori's CPU rasteriser and a software surface, for a window whose GPU
+    /// device was lost (`why`: the start-up line's reason). The old view must be dropped
+    /// first: a window takes one surface at a time.
+    pub fn on_cpu(
+        window: Arc<Window>,
+        scene: &Scene,
+        options: &Options,
+        why: String,
+    ) -> Result<View, String> {
+        let (s, renderer, adapter) =
+            cpu::CpuSurface::new(window.clone(), scene, options, Some(why))?;
+        Ok(View {
+            window,
+            renderer,
+            adapter,
+            surface: Surface::Cpu(s),
+        })
+    }
+
+    /// Why the GPU device was lost, once it is (never on the CPU rasteriser). wgpu reports a
+    /// loss when the device is polled, which nothing else in the window does: this polls,
+    /// without waiting.
+    pub fn lost(&self) -> Option<String> {
+        let Surface::Gpu(s) = &self.surface else {
+            return None;
+        };
+        if let Some(r) = self.renderer.as_gpu() {
+            let _ = r.gpu.device.poll(odori_render::wgpu::PollType::Poll);
+        }
+        s.lost()
+    }
+
+    /// Destroy the GPU device, as a driver reset or a removed GPU would: the window's fall
+    /// back to the CPU rasteriser, under test (the script's `lose-gpu`). Nothing on the CPU
+    /// rasteriser.
+    pub fn lose_device(&self) {
+        if let Some(r) = self.renderer.as_gpu() {
+            r.gpu.device.destroy();
+        }
+    }
+
     /// A renderer for a changed scene (models added), on the same device with the same
     /// options.
     pub fn replace_scene(&mut self, scene: &Scene) {
