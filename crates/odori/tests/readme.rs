@@ -85,6 +85,14 @@ const ELSEWHERE: &[(&str, &str)] = &[
         "python tools/soak_evaluate.py",
         "a soak run by hand, not in CI; the module's calls are tested by crates/odori-python/tests",
     ),
+    (
+        "tools/soak_render.sh",
+        "a half-hour soak run by hand, not in CI; renders are tested by odori-playback's and odori's tests",
+    ),
+    (
+        "node tools/soak_page.mjs",
+        "a half-hour soak run by hand, not in CI; the page is tested by odori-web/tests/browser.rs",
+    ),
 ];
 
 /// Real files the pages name, by base name, under `../shared`.
