@@ -20,6 +20,13 @@ fuzz_target!(|data: &[u8]| {
         let _ = pmm::track(&m.initial_morph_keys, &m.morph_keys);
     }
     let _ = pmm::camera_motion(&project);
+    let _ = pmm::camera_follow_warnings(&project);
+    if let Some(v2) = &project.v2 {
+        let _ = pmm::track(
+            std::slice::from_ref(&v2.gravity.initial_key),
+            &v2.gravity.keys,
+        );
+    }
     for a in &project.accessories {
         let _ = pmm::track(std::slice::from_ref(&a.initial_key), &a.keys);
     }
