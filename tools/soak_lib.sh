@@ -1,5 +1,18 @@
-# Shared by the soak scripts (sourced): sample a process's resident memory, open file handles
-# and threads every 10 s until it exits, and summarise the samples at minutes 0, 1, 10, 20, 30.
+# Shared by the soak scripts (sourced from the repository root): the built binary, the dance
+# they play, their output folder; sample a process's resident memory, open file handles and
+# threads every 10 s until it exits, and summarise the samples at minutes 0, 1, 10, 20, 30.
+
+bin=target/release/odori
+[ -x "$bin" ] || { echo "build first: cargo build --release -p odori" >&2; exit 2; }
+assets=../shared/assets
+# Gene_light × wavefile_v2 with its camera, at 1280×720.
+gene_dance=("$assets/gene/Gene_light.pmx" "$assets/wavefile/wavefile_v2.vmd"
+    --camera "$assets/wavefile/wavefile_camera.vmd" --size 1280x720)
+
+# soak_out DIR: DIR made, as an absolute path.
+soak_out() {
+    mkdir -p "$1" && (cd "$1" && pwd)
+}
 
 # sample_until_exit PID CSV: one line per 10 s (seconds, rss_kb, handles, threads).
 sample_until_exit() {

@@ -13,14 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/soak_lib.sh
 frames=${1:-36000}
-out=$(mkdir -p "${2:-target/soak-render}" && cd "${2:-target/soak-render}" && pwd)
-assets=../shared/assets
-bin=target/release/odori
-[ -x "$bin" ] || { echo "build first: cargo build --release -p odori" >&2; exit 2; }
+out=$(soak_out "${2:-target/soak-render}")
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed to decode the last frames" >&2; exit 2; }
 last=$((frames - 1))
-scene=("$assets/gene/Gene_light.pmx" "$assets/wavefile/wavefile_v2.vmd"
-    --camera "$assets/wavefile/wavefile_camera.vmd" --size 1280x720 --backend cpu)
+scene=("${gene_dance[@]}" --backend cpu)
 render() {
     "$bin" render "${scene[@]}" "$@"
 }

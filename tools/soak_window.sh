@@ -12,10 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/soak_lib.sh
 minutes=${1:-30}
-out=$(mkdir -p "${2:-target/soak-window}" && cd "${2:-target/soak-window}" && pwd)
-assets=../shared/assets
-bin=target/release/odori
-[ -x "$bin" ] || { echo "build first: cargo build --release -p odori" >&2; exit 2; }
+out=$(soak_out "${2:-target/soak-window}")
 rm -f "$out"/start.png "$out"/end.png "$out"/samples.csv
 to_300="pause
 seek 0
@@ -36,9 +33,7 @@ screenshot end.png
 status
 quit
 SCRIPT
-ODORI_AUDIO_DEVICE=null xvfb-run -a -s "-screen 0 1400x900x24" "$bin" play \
-    "$assets/gene/Gene_light.pmx" "$assets/wavefile/wavefile_v2.vmd" \
-    --camera "$assets/wavefile/wavefile_camera.vmd" --size 1280x720 \
+ODORI_AUDIO_DEVICE=null xvfb-run -a -s "-screen 0 1400x900x24" "$bin" play "${gene_dance[@]}" \
     --script "$out/script.txt" >"$out/stdout.txt" 2>"$out/stderr.txt" &
 runner=$!
 pid=""

@@ -66,6 +66,23 @@ fn no_physics() -> PlayerOptions {
     }
 }
 
+/// Frame 0 of `scene` without physics, through `camera`, on test device `k`
+/// (`odori_render::devices_for_tests`).
+fn still_picture(
+    scene: &Arc<Scene>,
+    k: usize,
+    options: RenderOptions,
+    camera: odori_render::CameraPose,
+) -> image::RgbaImage {
+    let device = odori_render::devices_for_tests().remove(k);
+    let mut r = renderer_for(scene, device, options);
+    let mut player = Player::new(scene.clone(), no_physics());
+    let mut frame = Frame::default();
+    player.evaluate_at(0.0, &mut frame);
+    frame.prepare(&mut r, true);
+    r.render_image(&frame.view(camera))
+}
+
 /// Two dancers with one motion and a third with none. By default (MMD's placement) the two
 /// dancers' skinning matrices are bit for bit those of a scene holding one of them alone (the
 /// dance untouched, nothing added), so they overlap, and the still one's are the identity
@@ -460,15 +477,7 @@ fn an_additive_accessory_adds_its_colour_to_what_is_behind() {
     for k in 0..count {
         let name = odori_render::devices_for_tests().remove(k).describe();
         let pictures: Vec<image::RgbaImage> = (scenes.iter())
-            .map(|scene| {
-                let device = odori_render::devices_for_tests().remove(k);
-                let mut r = renderer_for(scene, device, options.clone());
-                let mut player = Player::new(scene.clone(), no_physics());
-                let mut frame = Frame::default();
-                player.evaluate_at(0.0, &mut frame);
-                frame.prepare(&mut r, true);
-                r.render_image(&frame.view(camera))
-            })
+            .map(|scene| still_picture(scene, k, options.clone(), camera))
             .collect();
         let [behind, normal, added] = &pictures[..] else {
             unreachable!()
@@ -549,17 +558,11 @@ fn a_models_edge_width_scales_its_edges() {
     for k in 0..count {
         let name = odori_render::devices_for_tests().remove(k).describe();
         let picture = |scene: &Arc<Scene>, edges: bool| {
-            let device = odori_render::devices_for_tests().remove(k);
             let options = RenderOptions {
                 edges,
                 ..options.clone()
             };
-            let mut r = renderer_for(scene, device, options);
-            let mut player = Player::new(scene.clone(), no_physics());
-            let mut frame = Frame::default();
-            player.evaluate_at(0.0, &mut frame);
-            frame.prepare(&mut r, true);
-            r.render_image(&frame.view(camera))
+            still_picture(scene, k, options, camera)
         };
         let one = picture(&cases[0], true);
         let two = picture(&cases[1], true);
