@@ -37,7 +37,8 @@ pub enum Added {
     Motions,
 }
 
-/// Why a drop was refused; the cast is then unchanged.
+/// Why a drop was refused; the cast is then unchanged. A drop holding a model or a camera is
+/// never refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refused {
     /// Motions and no model to dance them, none dropped and none there.
@@ -69,34 +70,38 @@ impl Cast {
         if models.is_empty() && motions.is_empty() && camera.is_none() {
             return Err(Refused::Empty);
         }
-        if models.is_empty() {
+        let added = if models.is_empty() {
             if !motions.is_empty() {
                 let last = self.models.len().checked_sub(1);
                 let at = to.filter(|&i| i < self.models.len()).or(last);
                 let model = at.map(|i| &mut self.models[i]).ok_or(Refused::NoModel)?;
                 model.motions.extend(motions);
             }
-            if camera.is_some() {
-                self.camera = camera;
+            Added::Motions
+        } else {
+            let mut joining: Vec<CastModel> = (models.into_iter())
+                .map(|asset| CastModel {
+                    asset,
+                    motions: Vec::new(),
+                })
+                .collect();
+            for motion in motions {
+                for m in best_matches(&joining, &motion) {
+                    joining[m].motions.push(motion.clone());
+                }
             }
-            return Ok(Added::Motions);
+            self.models.extend(joining);
+            Added::Models
+        };
+        if let Some(camera) = camera {
+            self.set_camera(camera);
         }
-        let mut joining: Vec<CastModel> = (models.into_iter())
-            .map(|asset| CastModel {
-                asset,
-                motions: Vec::new(),
-            })
-            .collect();
-        for motion in motions {
-            for m in best_matches(&joining, &motion) {
-                joining[m].motions.push(motion.clone());
-            }
-        }
-        self.models.extend(joining);
-        if camera.is_some() {
-            self.camera = camera;
-        }
-        Ok(Added::Models)
+        Ok(added)
+    }
+
+    /// A camera motion dropped on its own: it replaces the camera.
+    pub fn set_camera(&mut self, camera: Box<Vmd>) {
+        self.camera = Some(camera);
     }
 
     /// The models in the order they were dropped.

@@ -664,9 +664,8 @@ impl App {
                     "{reason}: the window draws on odori's CPU rasteriser from here on"
                 ));
                 self.egui_ctx = egui::Context::default();
-                if let Some(m) = crate::fonts::add_japanese(&self.egui_ctx) {
-                    self.session.messages.warn(m);
-                }
+                // A missing font was said at start; once is enough.
+                let _ = crate::fonts::add_japanese(&self.egui_ctx);
                 self.egui = Some(egui_state(&self.egui_ctx, &window));
                 self.view = Some(view);
                 self.drawn = None;

@@ -161,14 +161,17 @@ impl Session {
                     models: vec![Arc::new(asset)],
                     ..Dropped::default()
                 };
-                (self.cast.add(drop, None)).map_err(|_| "the model was refused".to_string())?;
+                (self.cast.add(drop, None)).expect("a drop holding a model is never refused");
                 Ok(Added::Model)
             }
             "vmd" | "vpd" => {
                 let (motion, warnings) = MotionFile::read(path).map_err(|e| e.to_string())?;
                 self.messages.warn_all(warnings);
-                if motion.is_camera_only() {
-                    return self.set_camera(path).map(|_| Added::Motion);
+                if motion.is_camera_only()
+                    && let MotionFile::Vmd(camera) = motion
+                {
+                    self.cast.set_camera(camera);
+                    return Ok(Added::Motion);
                 }
                 // `to` counts the scene's models (the project's and the stages first); only
                 // the cast's models take drops.
@@ -177,11 +180,11 @@ impl Session {
                     motions: vec![motion],
                     ..Dropped::default()
                 };
-                self.cast.add(drop, to).map_err(|why| match why {
-                    Refused::NoModel | Refused::Empty => format!(
+                self.cast.add(drop, to).map_err(|_: Refused| {
+                    format!(
                         "{}: a motion needs a model to dance it (drop a PMX or PMD first)",
                         path.display()
-                    ),
+                    )
                 })?;
                 Ok(Added::Motion)
             }
@@ -198,12 +201,8 @@ impl Session {
     }
 
     fn set_camera(&mut self, path: &Path) -> Result<(), String> {
-        let vmd = camera_file(path).map_err(|e| e.to_string())?;
-        let drop = Dropped {
-            camera: Some(Box::new(vmd)),
-            ..Dropped::default()
-        };
-        (self.cast.add(drop, None)).map_err(|_| format!("{}: no camera keys", path.display()))?;
+        let camera = camera_file(path).map_err(|e| e.to_string())?;
+        self.cast.set_camera(Box::new(camera));
         Ok(())
     }
 

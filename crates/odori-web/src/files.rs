@@ -165,8 +165,7 @@ impl Cast {
             motions,
             camera,
         };
-        let added = (self.cast.add(drop, None))
-            .map_err(|_| "the drop's models were refused".to_string())?;
+        let added = (self.cast.add(drop, None)).expect("a drop holding a model is never refused");
         if song.is_some() {
             self.song = song;
         }

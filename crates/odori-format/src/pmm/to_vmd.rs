@@ -146,8 +146,10 @@ pub fn cut_name_warnings(model: &Model) -> Vec<Warning> {
 /// cannot hold (their targets are offsets from the bone there), one warning for them all.
 pub fn camera_follow_warnings(pmm: &Pmm) -> Vec<Warning> {
     let c = &pmm.camera;
-    let followed = (std::iter::once(&c.initial_key).chain(c.keys.iter().map(|k| &k.key)))
-        .filter(|k| k.parent.model >= 0)
+    // The keys [`camera_motion`] writes: those its walk of the track reaches, at frame 0 on.
+    let followed = (track(std::slice::from_ref(&c.initial_key), &c.keys).iter())
+        .flat_map(|t| &t.keys)
+        .filter(|k| k.link.frame >= 0 && k.parent.model >= 0)
         .count();
     match followed {
         0 => Vec::new(),

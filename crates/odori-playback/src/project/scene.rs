@@ -6,8 +6,8 @@
 //! after number N are drawn after the models") before every model and the rest after; it
 //! evaluates the models in the calculation order (モデル計算順序), which decides whether a
 //! model following another's bone (外部親) reads that bone this frame or the last. What the
-//! scene cannot show as MMD would (a missing or unreadable file, a camera following a bone,
-//! keyed gravity) is a warning; the rest plays.
+//! scene cannot show as MMD would (a missing or unreadable file, a bone or model a key names
+//! that is not there, gravity noise) is a warning; the rest plays.
 
 use super::{Project, ProjectAccessory, ProjectModel, bone_ref};
 use crate::accessory::{Accessory, AccessoryKeyframe, AccessoryTransform, ParentBone};
@@ -76,7 +76,6 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
                 false => asset,
             };
             let asset = match m.edge_width {
-                1.0 => asset,
                 w if w.is_finite() && w >= 0.0 => asset.with_edge_width(w),
                 w => {
                     warnings.push(format!(
@@ -168,10 +167,7 @@ pub fn scene(project: &Project) -> (Scene, Vec<String>) {
     scene
         .set_camera_follow(follow)
         .expect("keys name loaded models' bones");
-    let gravity = project.gravity_keys(&mut warnings);
-    if !gravity.is_empty() {
-        scene.set_gravity_keys(gravity);
-    }
+    scene.set_gravity_keys(project.gravity_keys(&mut warnings));
     if let Some(path) = project.audio.as_ref().and_then(|a| a.path()) {
         scene.set_audio(path);
     }
@@ -239,8 +235,6 @@ fn load(name: &str, path: &std::path::Path, warnings: &mut Vec<String>) -> Optio
     }
 }
 
-/// An accessory's keys with their holders found in the scene (`scene_index`: each project
-/// slot's index in the scene, when loaded).
 /// The scene's model and bone for a project's model slot and bone name; `None` when that
 /// model was left out or lacks the bone.
 fn scene_bone(
@@ -269,7 +263,9 @@ fn camera_follow(
         return Vec::new();
     };
     let mut missing = Vec::new();
+    // The camera VMD drops keys at negative frames (`pmm::camera_motion`): so does this.
     let keys: Vec<(f32, Option<ParentBone>)> = (track.keys.iter())
+        .filter(|k| k.link.frame >= 0)
         .map(|k| {
             let named = bone_ref(&project.pmm, k.parent);
             let found = named
@@ -296,12 +292,11 @@ fn camera_follow(
             "camera: keys follow {what}; their target is in world space"
         ));
     }
-    match keys.iter().any(|(_, b)| b.is_some()) {
-        true => keys,
-        false => Vec::new(),
-    }
+    keys
 }
 
+/// An accessory's keys with their holders found in the scene (`scene_index`: each project
+/// slot's index in the scene, when loaded).
 fn accessory(
     a: &ProjectAccessory,
     models: &[(&ProjectModel, Arc<ModelAsset>)],
